@@ -1,0 +1,129 @@
+"""Encodings: the mutable ``Encoding`` the pipeline fills, and the frozen ``EncodeResult`` it returns.
+
+``Encoding`` keeps spans as 0-based half-open byte offsets into the tokenization text, with
+``None`` for tokens that have no source (inserted specials, pads). ``EncodeResult`` is the
+public view: parallel lists, contract offsets (1-based, ``(0, 0)`` sentinel).
+
+Left out: truncation and padding logic (``tokcore.truncation``) and how tokens are found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .offsets import SENTINEL, Span
+
+
+@dataclass
+class Encoding:
+    """One sequence (or a processed pair) while it is being built. Spans: 0-based bytes or ``None``."""
+
+    ids: list[int] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
+    spans: list[Optional[tuple[int, int]]] = field(default_factory=list)
+    special: list[int] = field(default_factory=list)
+    type_ids: list[int] = field(default_factory=list)
+    word_ids: list[Optional[int]] = field(default_factory=list)
+    sequence_ids: list[Optional[int]] = field(default_factory=list)
+    attention: list[int] = field(default_factory=list)
+    overflowing: list["Encoding"] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def append(self, id: int, token: str, span, *, special: int = 0, type_id: int = 0, word=None, seq=0) -> None:
+        self.ids.append(id)
+        self.tokens.append(token)
+        self.spans.append(span)
+        self.special.append(special)
+        self.type_ids.append(type_id)
+        self.word_ids.append(word)
+        self.sequence_ids.append(seq)
+        self.attention.append(1)
+
+    def extend(self, other: "Encoding") -> None:
+        self.ids += other.ids
+        self.tokens += other.tokens
+        self.spans += other.spans
+        self.special += other.special
+        self.type_ids += other.type_ids
+        self.word_ids += other.word_ids
+        self.sequence_ids += other.sequence_ids
+        self.attention += other.attention
+
+    def slice(self, start: int, stop: int) -> "Encoding":
+        return Encoding(
+            self.ids[start:stop],
+            self.tokens[start:stop],
+            self.spans[start:stop],
+            self.special[start:stop],
+            self.type_ids[start:stop],
+            self.word_ids[start:stop],
+            self.sequence_ids[start:stop],
+            self.attention[start:stop],
+        )
+
+    def set_type_id(self, type_id: int) -> None:
+        self.type_ids = [type_id] * len(self.ids)
+
+    def set_sequence_id(self, seq: int) -> None:
+        self.sequence_ids = [seq] * len(self.ids)
+
+
+@dataclass(frozen=True)
+class EncodeResult:
+    """The result of one encoding: parallel lists, one entry per token.
+
+    ``offsets`` follow the contract in the tokenization text; ``original_offsets`` the same
+    convention in the raw input. Both are ``None`` unless ``return_offsets=True``; the masks are
+    ``None`` unless ``return_masks=True``. ``word_ids`` and ``sequence_ids`` are always filled
+    (``None`` for inserted tokens). ``tokenization_text`` (and ``tokenization_text_pair``) are
+    the texts the offsets point into.
+    """
+
+    ids: list[int]
+    tokens: list[str]
+    offsets: Optional[list[Span]] = None
+    original_offsets: Optional[list[Span]] = None
+    special_tokens_mask: Optional[list[int]] = None
+    attention_mask: Optional[list[int]] = None
+    token_type_ids: Optional[list[int]] = None
+    word_ids: list[Optional[int]] = field(default_factory=list)
+    sequence_ids: list[Optional[int]] = field(default_factory=list)
+    overflowing: list["EncodeResult"] = field(default_factory=list)
+    tokenization_text: str = ""
+    tokenization_text_pair: Optional[str] = None
+    raw_text: str = ""
+    raw_text_pair: Optional[str] = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.ids)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-ready data (offsets as ``[start, stop]`` lists)."""
+        out = {
+            "ids": list(self.ids),
+            "tokens": list(self.tokens),
+            "offsets": None if self.offsets is None else [list(o) for o in self.offsets],
+            "original_offsets": None if self.original_offsets is None else [list(o) for o in self.original_offsets],
+            "special_tokens_mask": self.special_tokens_mask,
+            "attention_mask": self.attention_mask,
+            "token_type_ids": self.token_type_ids,
+            "word_ids": list(self.word_ids),
+            "sequence_ids": list(self.sequence_ids),
+        }
+        if self.overflowing:
+            out["overflowing"] = [o.to_dict() for o in self.overflowing]
+        return out
+
+
+def contract_span(span: Optional[tuple[int, int]]) -> Span:
+    """A 0-based internal byte span as a contract span. ``contract_span((0, 2)) == (1, 3)``; ``None`` -> ``(0, 0)``."""
+    if span is None:
+        return SENTINEL
+    return (span[0] + 1, span[1] + 1)

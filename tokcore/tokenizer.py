@@ -1,0 +1,451 @@
+"""The ``Tokenizer``: normalizer -> pre-tokenizer -> model -> post-processor, decoder apart.
+
+Offsets are exact by construction: the normalizer keeps a character alignment to the raw
+input, pre-tokenizers hand the model pieces whose characters carry byte bounds in the
+tokenization text, and the model reports character (or byte) positions inside its piece.
+Nothing is re-aligned after the fact.
+
+Left out: file formats (``tokcore.io`` and ``tokcore.loaders``), truncation and padding rules
+(``tokcore.truncation``), and the algorithms of each stage (one module per stage).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+from . import truncation as _trunc
+from .added_tokens import AddedToken, AddedVocabulary
+from .components import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, build, piece_from_text
+from .encoding import EncodeResult, Encoding, contract_span
+from .errors import UnknownIdError, WrongTypeError, check_text
+from .normalized import NormalizedString
+from .offsets import SENTINEL, char_to_byte_table
+
+FORMAT_NAME = "tokcore"
+FORMAT_VERSION = 1
+
+
+class Tokenizer:
+    """A full tokenization pipeline. Build one from components, or get one from ``tokcore.load``."""
+
+    def __init__(
+        self,
+        model: Model,
+        *,
+        normalizer: Normalizer | None = None,
+        pre_tokenizer: PreTokenizer | None = None,
+        post_processor: PostProcessor | None = None,
+        decoder: Decoder | None = None,
+        added_tokens: Iterable[AddedToken] = (),
+        truncation: dict | None = None,
+        padding: dict | None = None,
+        name: str = "",
+    ):
+        if not isinstance(model, Model):
+            raise WrongTypeError(f"model must be a tokcore Model, got {type(model).__name__}")
+        self.model = model
+        self.normalizer = normalizer
+        self.pre_tokenizer = pre_tokenizer
+        self.post_processor = post_processor
+        self.decoder = decoder
+        self.truncation = _trunc.check_truncation_settings(truncation)
+        self.padding = _trunc.check_padding_settings(padding)
+        self.name = name
+        self.added_vocabulary = AddedVocabulary(added_tokens, normalize=self._normalize_content)
+
+    # ------------------------------------------------------------------ vocabulary
+    def _normalize_content(self, content: str) -> str:
+        return self.normalizer.normalize_str(content) if self.normalizer is not None else content
+
+    @property
+    def added_tokens(self) -> list[AddedToken]:
+        return list(self.added_vocabulary.tokens)
+
+    def add_tokens(self, tokens: Iterable[AddedToken | str], *, special: bool = False) -> int:
+        """Add tokens (new ids after the current vocabulary); returns how many were new."""
+        current = list(self.added_vocabulary.tokens)
+        vocab = self.get_vocab()
+        next_id = max(vocab.values(), default=-1) + 1
+        added = 0
+        for tok in tokens:
+            content = tok.content if isinstance(tok, AddedToken) else tok
+            if not isinstance(content, str) or not content:
+                raise WrongTypeError("added tokens must be non-empty strings or AddedToken objects")
+            if any(t.content == content for t in current):
+                continue
+            id_ = vocab.get(content)
+            if id_ is None:
+                id_, next_id = next_id, next_id + 1
+                added += 1
+            if isinstance(tok, AddedToken):
+                current.append(AddedToken(content, id_, tok.special, tok.single_word, tok.lstrip, tok.rstrip, tok.normalized))
+            else:
+                current.append(AddedToken(content, id_, special=special, normalized=not special))
+        self.added_vocabulary = AddedVocabulary(current, normalize=self._normalize_content)
+        return added
+
+    def token_to_id(self, token: str) -> int | None:
+        """Id of ``token`` (added tokens first, as HF does), or ``None``."""
+        id_ = self.added_vocabulary.token_to_id(token)
+        return id_ if id_ is not None else self.model.token_to_id(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        """Token of ``id``, or ``None`` when the id is unknown."""
+        tok = self.added_vocabulary.id_to_token(id)
+        return tok.content if tok is not None else self.model.id_to_token(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        """Every token with its id, added tokens included."""
+        vocab = dict(self.model.get_vocab())
+        for t in self.added_vocabulary:
+            vocab[t.content] = t.id
+        return vocab
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.get_vocab())
+
+    @property
+    def unk_token(self) -> str | None:
+        return getattr(self.model, "unk_token", None)
+
+    # ------------------------------------------------------------------ views
+    def normalized_string(self, text: str) -> NormalizedString:
+        """The tokenization text of ``text`` with its alignment (added tokens are left as they are)."""
+        return self._view(check_text(text), assume_normalized=False, split_special=False)[0]
+
+    def normalize(self, text: str) -> str:
+        """The tokenization text of ``text``. ``CharTokenizer().normalize("é!") == "<UNK>!"``."""
+        return self.normalized_string(text).normalized
+
+    def tokenization_view(self, text: str) -> str:
+        """The text that offsets point into (same as ``normalize``)."""
+        return self.normalized_string(text).normalized
+
+    def _view(self, text: str, *, assume_normalized: bool, split_special: bool):
+        """(NormalizedString of the whole text, [(view_char_start, view_char_stop, AddedToken|None)])."""
+        av = self.added_vocabulary
+        if assume_normalized or (self.normalizer is None and not any(not t.normalized for t in av)):
+            segs = av.split_all(text, split_special=split_special) if len(av) else ([(0, len(text), None)] if text else [])
+            return NormalizedString(text), segs
+        parts: list[NormalizedString] = []
+        segs = []
+        pos = 0
+        for start, stop, tok in av.split_raw(text, split_special=split_special):
+            chunk = text[start:stop]
+            if tok is not None:
+                part = NormalizedString(chunk)
+                segs.append((pos, pos + len(chunk), tok))
+            else:
+                part = NormalizedString(chunk)
+                if self.normalizer is not None:
+                    part = self.normalizer.normalize(part)
+                for a, b, t in av.split_normalized(part.normalized, split_special=split_special):
+                    segs.append((pos + a, pos + b, t))
+            parts.append(part)
+            pos += len(part.normalized)
+        return NormalizedString.concat(parts), segs
+
+    # ------------------------------------------------------------------ encoding
+    def _encode_sequence(self, text: str, *, assume_normalized: bool, split_special: bool, seq: int):
+        ns, segs = self._view(check_text(text), assume_normalized=assume_normalized, split_special=split_special)
+        view = ns.normalized
+        table = None if view.isascii() else char_to_byte_table(view)
+        enc = Encoding()
+        word = 0
+        tokenize = self.model.tokenize
+        pre = self.pre_tokenizer
+        for a, b, tok in segs:
+            if b <= a:
+                continue
+            ba, bb = (a, b) if table is None else (table[a], table[b])
+            if tok is not None:
+                enc.append(tok.id, tok.content, (ba, bb), special=int(tok.special), word=word, seq=seq)
+                word += 1
+                continue
+            piece = piece_from_text(view[a:b], ba)
+            pieces = pre.pre_tokenize([piece]) if pre is not None else [piece]
+            for p in pieces:
+                if not p.text:
+                    continue
+                bounds = p.bounds
+                for t in tokenize(p.text):
+                    if len(t) == 4:
+                        span = (bounds[t[2]], bounds[t[3]])
+                    else:
+                        span = _byte_fallback_span(bounds, t[2], t[4])
+                    enc.append(t[0], t[1], span, word=word, seq=seq)
+                word += 1
+        return enc, ns
+
+    def encode_result(
+        self,
+        text: str,
+        *,
+        assume_normalized: bool = False,
+        return_offsets: bool = False,
+        return_masks: bool = False,
+        add_special_tokens: bool = True,
+        text_pair: str | None = None,
+        truncation: Any = None,
+        max_length: int | None = None,
+        stride: int = 0,
+        truncation_strategy: str = "longest_first",
+        truncation_side: str | None = None,
+        padding: Any = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: str | None = None,
+        split_special_tokens: bool = False,
+    ) -> EncodeResult:
+        """Encode ``text`` (and ``text_pair``) into one frozen ``EncodeResult``; see ``tokcore.encode_result``."""
+        results = self.encode_batch(
+            [text if text_pair is None else (text, text_pair)],
+            assume_normalized=assume_normalized,
+            return_offsets=return_offsets,
+            return_masks=return_masks,
+            add_special_tokens=add_special_tokens,
+            truncation=truncation,
+            max_length=max_length,
+            stride=stride,
+            truncation_strategy=truncation_strategy,
+            truncation_side=truncation_side,
+            padding=padding,
+            pad_to_multiple_of=pad_to_multiple_of,
+            padding_side=padding_side,
+            split_special_tokens=split_special_tokens,
+        )
+        return results[0]
+
+    def encode_batch(
+        self,
+        texts: Sequence[str | tuple[str, str]],
+        *,
+        assume_normalized: bool = False,
+        return_offsets: bool = False,
+        return_masks: bool = False,
+        add_special_tokens: bool = True,
+        truncation: Any = None,
+        max_length: int | None = None,
+        stride: int = 0,
+        truncation_strategy: str = "longest_first",
+        truncation_side: str | None = None,
+        padding: Any = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: str | None = None,
+        split_special_tokens: bool = False,
+    ) -> list[EncodeResult]:
+        """Encode many texts (or ``(text, text_pair)`` tuples); padding ``"longest"`` pads to the batch's longest."""
+        if isinstance(texts, str):
+            raise WrongTypeError("encode_batch takes a list of texts; for one text call encode_result")
+        trunc = _trunc.resolve_truncation(self.truncation, truncation, max_length, stride, truncation_strategy, truncation_side)
+        pad = _trunc.resolve_padding(self.padding, padding, max_length, pad_to_multiple_of, padding_side, self)
+        built = []
+        for item in texts:
+            first, second = (item, None) if isinstance(item, str) else _pair_of(item)
+            enc_a, ns_a = self._encode_sequence(first, assume_normalized=assume_normalized, split_special=split_special_tokens, seq=0)
+            enc_b = ns_b = None
+            if second is not None:
+                enc_b, ns_b = self._encode_sequence(second, assume_normalized=assume_normalized, split_special=split_special_tokens, seq=1)
+            n_added = self._added_count(enc_b is not None) if add_special_tokens else 0
+            enc = _trunc.truncate_and_process(enc_a, enc_b, trunc, n_added, self._post_process, add_special_tokens)
+            built.append((enc, ns_a, ns_b, first, second))
+        _trunc.pad_encodings([b[0] for b in built], pad)
+        return [
+            self._result(enc, ns_a, ns_b, first, second, return_offsets=return_offsets, return_masks=return_masks)
+            for enc, ns_a, ns_b, first, second in built
+        ]
+
+    def _added_count(self, is_pair: bool) -> int:
+        return self.post_processor.added_tokens(is_pair) if self.post_processor is not None else 0
+
+    def _post_process(self, enc_a: Encoding, enc_b: Optional[Encoding], add_special_tokens: bool) -> Encoding:
+        if self.post_processor is not None:
+            return self.post_processor.process(enc_a, enc_b, add_special_tokens=add_special_tokens)
+        if enc_b is None:
+            return enc_a
+        out = Encoding()
+        out.extend(enc_a)
+        out.extend(enc_b)
+        return out
+
+    def _result(self, enc, ns_a, ns_b, raw_a, raw_b, *, return_offsets: bool, return_masks: bool) -> EncodeResult:
+        offsets = original = None
+        if return_offsets:
+            offsets = [contract_span(s) for s in enc.spans]
+            mappers = {0: _OriginalMapper(ns_a), 1: _OriginalMapper(ns_b) if ns_b is not None else None}
+            original = []
+            for span, seq in zip(enc.spans, enc.sequence_ids):
+                mapper = mappers.get(seq if seq is not None else 0)
+                original.append(SENTINEL if span is None or mapper is None else mapper.map(span))
+        overflowing = [
+            self._result(o, ns_a, ns_b, raw_a, raw_b, return_offsets=return_offsets, return_masks=return_masks)
+            for o in enc.overflowing
+        ]
+        return EncodeResult(
+            ids=list(enc.ids),
+            tokens=list(enc.tokens),
+            offsets=offsets,
+            original_offsets=original,
+            special_tokens_mask=list(enc.special) if return_masks else None,
+            attention_mask=list(enc.attention) if return_masks else None,
+            token_type_ids=list(enc.type_ids) if return_masks else None,
+            word_ids=list(enc.word_ids),
+            sequence_ids=list(enc.sequence_ids),
+            overflowing=overflowing,
+            tokenization_text=ns_a.normalized,
+            tokenization_text_pair=None if ns_b is None else ns_b.normalized,
+            raw_text=raw_a,
+            raw_text_pair=raw_b,
+        )
+
+    def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
+        """Token ids of ``text``. ``CharTokenizer().encode("hi") == [74, 75]``."""
+        return self.encode_result(text, add_special_tokens=add_special_tokens).ids
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Ids with special tokens neither parsed from the text nor added (tiktoken's verb)."""
+        return self.encode_result(text, add_special_tokens=False, split_special_tokens=True).ids
+
+    # ------------------------------------------------------------------ decoding
+    def _tokens_for(self, ids: Iterable[int], skip_special_tokens: bool) -> list[str]:
+        special = self.added_vocabulary.special_ids() if skip_special_tokens else set()
+        tokens = []
+        for i, id_ in enumerate(ids):
+            if isinstance(id_, bool) or not isinstance(id_, int):
+                raise WrongTypeError(f"ids must be ints; item {i} is {type(id_).__name__}")
+            if id_ in special:
+                continue
+            tok = self.id_to_token(id_)
+            if tok is None:
+                raise UnknownIdError(
+                    f"id {id_} (item {i}) is not in this tokenizer's vocabulary of {self.vocab_size} tokens; "
+                    "pass ids produced by the same tokenizer"
+                )
+            tokens.append(tok)
+        return tokens
+
+    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
+        """Text of ``ids``: the decoder's output, or tokens joined by spaces when there is none (as HF)."""
+        tokens = self._tokens_for(ids, skip_special_tokens)
+        if self.decoder is not None:
+            return self.decoder.decode(tokens)
+        return " ".join(tokens)
+
+    def decode_batch(self, batch: Iterable[Iterable[int]], *, skip_special_tokens: bool = False) -> list[str]:
+        return [self.decode(ids, skip_special_tokens=skip_special_tokens) for ids in batch]
+
+    # ------------------------------------------------------------------ serialization
+    def to_dict(self) -> dict:
+        """tokcore's native JSON: HF's keys and ``"type"`` tags plus a versioned header."""
+        return {
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION,
+            "class": type(self).__name__,
+            "name": self.name,
+            "truncation": self.truncation,
+            "padding": self.padding,
+            "added_tokens": [t.to_dict() for t in sorted(self.added_vocabulary, key=lambda t: t.id)],
+            "normalizer": _dump(self.normalizer),
+            "pre_tokenizer": _dump(self.pre_tokenizer),
+            "model": self.model.to_dict(),
+            "post_processor": _dump(self.post_processor),
+            "decoder": _dump(self.decoder),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, *, source: object = "<dict>") -> "Tokenizer":
+        from .io import tokenizer_from_dict
+
+        return tokenizer_from_dict(data, source=source)
+
+    def save(self, path: str | Path) -> None:
+        """Write tokcore's versioned JSON; ``tokcore.load(path)`` gives back an identical tokenizer."""
+        Path(path).write_text(json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+    def to_hf_dict(self) -> dict:
+        """The tokenizer as an HF ``tokenizer.json`` dict."""
+        from .io import to_hf_dict
+
+        return to_hf_dict(self)
+
+    def save_hf(self, path: str | Path) -> None:
+        """Write an HF ``tokenizer.json`` that the ``tokenizers`` library loads and encodes identically."""
+        Path(path).write_text(json.dumps(self.to_hf_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={type(self.model).__name__}, vocab_size={self.vocab_size})"
+
+
+def _dump(component) -> dict | None:
+    return None if component is None else component.to_dict()
+
+
+def _pair_of(item) -> tuple[str, str]:
+    if isinstance(item, (tuple, list)) and len(item) == 2:
+        return item[0], item[1]
+    raise WrongTypeError("each batch item must be a str or a (text, text_pair) pair")
+
+
+def _byte_fallback_span(bounds: Sequence[int], char: int, sub: tuple[int, int]) -> tuple[int, int]:
+    """Span of byte ``k`` of the ``n`` UTF-8 bytes of a piece character (exact when the bytes map 1:1)."""
+    k, n = sub
+    start, stop = bounds[char], bounds[char + 1]
+    if stop - start == n:
+        return (start + k, start + k + 1)
+    # The character was rewritten (e.g. '▁' for a space): only its last byte token carries the span.
+    return (start, stop) if k == n - 1 else (start, start)
+
+
+class _OriginalMapper:
+    """Maps 0-based byte spans of the tokenization text to contract spans of the raw input."""
+
+    def __init__(self, ns: NormalizedString):
+        self.ns = ns
+        self.identity = ns.is_identity
+        if not self.identity:
+            view, raw = ns.normalized, ns.original
+            self.view_table = char_to_byte_table(view)
+            self.raw_table = char_to_byte_table(raw)
+            self.byte_to_char = {b: i for i, b in enumerate(self.view_table)}
+
+    def _char_floor(self, b: int) -> tuple[int, int]:
+        """(character index containing byte ``b``, bytes into that character)."""
+        from bisect import bisect_right
+
+        i = self.byte_to_char.get(b)
+        if i is not None:
+            return i, 0
+        i = bisect_right(self.view_table, b) - 1
+        return i, b - self.view_table[i]
+
+    def _raw_byte(self, view_char: int, into: int, *, at_end: bool) -> int:
+        ns = self.ns
+        if into:
+            # Cut inside a character: stay byte-exact when that character reached the view unchanged.
+            s, e = ns.original_span(view_char, view_char + 1)
+            if e - s == 1 and ns.original[s] == ns.normalized[view_char]:
+                return self.raw_table[s] + into
+            return self.raw_table[e if at_end else s]
+        return self.raw_table[ns.original_position(view_char)]
+
+    def map(self, span: tuple[int, int]) -> tuple[int, int]:
+        if self.identity:
+            return (span[0] + 1, span[1] + 1)
+        bs, be = span
+        cs, into_s = self._char_floor(bs)
+        ce, into_e = self._char_floor(be)
+        if be <= bs:
+            pos = self._raw_byte(cs, into_s, at_end=False)
+            return (pos + 1, pos + 1)
+        ns = self.ns
+        if into_s:
+            start = self._raw_byte(cs, into_s, at_end=False)
+        else:
+            start = self.raw_table[ns.original_span(cs, cs + 1)[0]]
+        if into_e:
+            stop = self._raw_byte(ce, into_e, at_end=True)
+        else:
+            stop = self.raw_table[ns.original_span(ce - 1, ce)[1]]
+        return (start + 1, max(start, stop) + 1)
