@@ -35,3 +35,23 @@ class Sequence(PreTokenizer):
         if not isinstance(items, list):
             raise TypeError("'pretokenizers' must be a list")
         return cls([build("pre_tokenizer", d, source=source, where=f"{where}.pretokenizers[{i}]") for i, d in enumerate(items)])
+
+
+@register("pre_tokenizer")
+class WhitespaceSplit(PreTokenizer):
+    """Split on whitespace, dropping it. ``WhitespaceSplit().pre_tokenize_str("a  b") == [("a", (0, 1)), ("b", (3, 4))]``."""
+
+    def split_piece(self, piece: Piece) -> list[Piece]:
+        text = piece.text
+        out = []
+        start = None
+        for i, ch in enumerate(text):
+            if ch.isspace():
+                if start is not None:
+                    out.append(piece.sub(start, i))
+                    start = None
+            elif start is None:
+                start = i
+        if start is not None:
+            out.append(piece.sub(start, len(text)))
+        return out

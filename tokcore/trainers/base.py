@@ -1,0 +1,87 @@
+"""What every trainer shares: the ``TrainResult``, corpus reading and word counting, progress reports.
+
+A corpus is an iterable of strings (each normalized and pre-tokenized with the trainer's
+stages, then words counted) or a mapping word -> count (each key already one word).
+
+Left out: the training algorithms (one module per family).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Optional
+
+from ..components import Normalizer, PreTokenizer, piece_from_text
+from ..errors import ConfigurationError, WrongTypeError
+
+Progress = Callable[[int, int, str], None]  # (done, total, what): called now and then, never required
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """A trained ``tokenizer`` and the trainer's ``steps`` (frozen records, in order), plus extra data.
+
+    ``details`` holds family-specific data for the app (e.g. Unigram's per-iteration losses).
+    """
+
+    tokenizer: Any
+    steps: list = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+
+def count_words(
+    corpus: Iterable[str] | Mapping[str, int],
+    *,
+    normalizer: Optional[Normalizer] = None,
+    pre_tokenizer: Optional[PreTokenizer] = None,
+) -> dict[str, int]:
+    """Word counts in first-seen order. ``count_words({"hug": 3})`` is ``{"hug": 3}``.
+
+    Strings are normalized and pre-tokenized (with ``WhitespaceSplit`` semantics when no
+    pre-tokenizer is given); the pieces' text (what the model sees) is counted.
+    """
+    if isinstance(corpus, str):
+        raise WrongTypeError("corpus must be an iterable of strings or a mapping word -> count, not one string; wrap it in a list")
+    counts: dict[str, int] = {}
+    if isinstance(corpus, Mapping):
+        for word, n in corpus.items():
+            if not isinstance(word, str):
+                raise WrongTypeError(f"corpus keys must be strings, got {type(word).__name__}")
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise ConfigurationError(f"the count of {word!r} must be a non-negative integer, got {n!r}")
+            if word and n:
+                counts[word] = counts.get(word, 0) + n
+        return counts
+    if pre_tokenizer is None:
+        from ..pre_tokenizers import WhitespaceSplit
+
+        pre_tokenizer = WhitespaceSplit()
+    local: Counter = Counter()
+    order: dict[str, None] = {}
+    for i, text in enumerate(corpus):
+        if not isinstance(text, str):
+            raise WrongTypeError(f"corpus item {i} is {type(text).__name__}, expected str")
+        if normalizer is not None:
+            text = normalizer.normalize_str(text)
+        for piece in pre_tokenizer.pre_tokenize([piece_from_text(text)]):
+            if piece.text:
+                local[piece.text] += 1
+                order.setdefault(piece.text)
+    for word in order:
+        counts[word] = local[word]
+    return counts
+
+
+def check_vocab_size(vocab_size: Any, minimum: int = 1) -> int:
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise WrongTypeError(f"vocab_size must be an int, got {type(vocab_size).__name__}")
+    if vocab_size < minimum:
+        raise ConfigurationError(f"vocab_size must be at least {minimum}, got {vocab_size}")
+    return vocab_size
+
+
+def report(progress: Optional[Progress], done: int, total: int, what: str) -> None:
+    """Call the progress callback if there is one (trainers never print)."""
+    if progress is not None:
+        progress(done, total, what)
