@@ -40,7 +40,7 @@ def default_vocab() -> dict[str, int]:
 
 
 class CharTokenizer(Tokenizer):
-    """ASCII character tokenizer. ``CharTokenizer().encode("Hi") == [42, 75]``."""
+    """ASCII character tokenizer. ``CharTokenizer().encode("Hi") == [44, 77]``."""
 
     def __init__(self, vocab: dict[str, int] | None = None, *, name: str = "ascii-char"):
         vocab = default_vocab() if vocab is None else _check_vocab(vocab, "<vocab>")

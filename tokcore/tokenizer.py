@@ -301,7 +301,7 @@ class Tokenizer:
         )
 
     def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
-        """Token ids of ``text``. ``CharTokenizer().encode("hi") == [74, 75]``."""
+        """Token ids of ``text``. ``CharTokenizer().encode("hi") == [76, 77]``."""
         return self.encode_result(text, add_special_tokens=add_special_tokens).ids
 
     def encode_ordinary(self, text: str) -> list[int]:
