@@ -1,0 +1,195 @@
+"""``WordPiece``: greedy longest-match-first over a vocabulary, BERT style.
+
+A word is split from the left: at each position the longest vocabulary entry that starts there
+is taken (entries after the first carry the ``##`` continuing prefix), exactly as HF tokenizers'
+``WordPiece`` model. A word longer than ``max_input_chars_per_word`` characters, or with any part
+that matches nothing, becomes ONE unknown token spanning the whole word.
+
+Left out: splitting text into words (the pre-tokenizer), learning a vocabulary
+(``tokcore.trainers.wordpiece``), reading ``vocab.txt`` files (``tokcore.loaders``) and joining
+tokens back into text (the ``WordPiece`` decoder).
+"""
+
+from __future__ import annotations
+
+from ..components import Model, register
+from ..errors import ConfigurationError
+
+CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
+
+
+@register("model")
+class WordPiece(Model):
+    """Greedy longest-match-first subwords.
+
+    ``WordPiece({"un": 0, "##aff": 1, "##able": 2}).tokenize("unaffable")``
+    is ``[(0, "un", 0, 2), (1, "##aff", 2, 5), (2, "##able", 5, 9)]``.
+    Offsets are characters of the word, as every tokcore model.
+    """
+
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        *,
+        unk_token: str = "[UNK]",
+        continuing_subword_prefix: str = "##",
+        max_input_chars_per_word: int = 100,
+    ):
+        if not isinstance(vocab, dict):
+            raise ConfigurationError("WordPiece vocab must be a dict token -> id")
+        if not isinstance(unk_token, str):
+            raise ConfigurationError(f"WordPiece unk_token must be a str, got {type(unk_token).__name__}")
+        if not isinstance(continuing_subword_prefix, str):
+            raise ConfigurationError("WordPiece continuing_subword_prefix must be a str (use '' for none)")
+        if isinstance(max_input_chars_per_word, bool) or not isinstance(max_input_chars_per_word, int) or max_input_chars_per_word < 0:
+            raise ConfigurationError(
+                f"max_input_chars_per_word must be a non-negative int, got {max_input_chars_per_word!r}"
+            )
+        self.vocab = dict(vocab)
+        self.unk_token = unk_token
+        self.continuing_subword_prefix = continuing_subword_prefix
+        self.max_input_chars_per_word = max_input_chars_per_word
+        self._inverse = {i: t for t, i in self.vocab.items()}
+        prefix = continuing_subword_prefix
+        # Longest candidate worth trying at a word start / after it: no longer substring can be in
+        # the vocabulary, so starting the search there gives HF's result with far fewer lookups.
+        self._max_first = max((len(t) for t in self.vocab), default=0)
+        self._max_next = max((len(t) - len(prefix) for t in self.vocab if t.startswith(prefix)), default=0)
+        self._cache: dict[str, tuple] = {}
+
+    # ------------------------------------------------------------------ encoding
+    def tokenize(self, text: str):
+        cached = self._cache.get(text)
+        if cached is None:
+            cached = self._split(text)
+            if len(self._cache) < CACHE_CAPACITY:
+                self._cache[text] = cached
+        return list(cached)
+
+    def _unknown(self, word: str) -> tuple:
+        id_ = self.vocab.get(self.unk_token)
+        if id_ is None:
+            raise ConfigurationError(
+                f"WordPiece cannot split {word[:40]!r} and its unk_token {self.unk_token!r} is not in the "
+                "vocabulary; add the unknown token to the vocabulary (trainers: special_tokens=[...]) "
+                "or set unk_token to a token that is in it"
+            )
+        return ((id_, self.unk_token, 0, len(word)),)
+
+    def _split(self, word: str) -> tuple:
+        n = len(word)
+        if not n:
+            return ()
+        if n > self.max_input_chars_per_word:
+            return self._unknown(word)
+        get = self.vocab.get
+        prefix = self.continuing_subword_prefix
+        out = []
+        start = 0
+        limit = self._max_first
+        while start < n:
+            end = start + limit if start + limit < n else n
+            while end > start:
+                sub = word[start:end] if start == 0 else prefix + word[start:end]
+                id_ = get(sub)
+                if id_ is not None:
+                    out.append((id_, sub, start, end))
+                    break
+                end -= 1
+            else:
+                return self._unknown(word)
+            start = end
+            limit = self._max_next
+        return tuple(out)
+
+    def explain(self, word: str) -> dict:
+        """Every longest-match attempt, as plain data for "why this split?".
+
+        Returns ``{"word", "attempts", "tokens", "unknown", "reason"}``; each attempt is
+        ``{"position", "candidates", "match", "span"}`` with the candidates in the order tried
+        (longest first, the ``##`` prefix included after the first position), ``match`` the
+        entry found (or ``None``) and ``span`` its character span. Candidates are listed from
+        the whole remaining word down, as the textbook algorithm tries them.
+        ``WordPiece({"a": 0, "##b": 1}).explain("ab")["attempts"][0]["candidates"] == ["ab", "a"]``.
+        """
+        if not isinstance(word, str):
+            raise ConfigurationError(f"explain takes one word (str), got {type(word).__name__}")
+        n = len(word)
+        result = {"word": word, "attempts": [], "tokens": [], "unknown": False, "reason": None}
+        if n > self.max_input_chars_per_word:
+            result["unknown"] = True
+            result["reason"] = (
+                f"the word has {n} characters, more than max_input_chars_per_word={self.max_input_chars_per_word}, "
+                "so it is one unknown token without trying any split"
+            )
+        else:
+            prefix = self.continuing_subword_prefix
+            start = 0
+            while start < n:
+                tried = []
+                match = None
+                for end in range(n, start, -1):
+                    sub = word[start:end] if start == 0 else prefix + word[start:end]
+                    tried.append(sub)
+                    if sub in self.vocab:
+                        match = (sub, start, end)
+                        break
+                result["attempts"].append({
+                    "position": start,
+                    "candidates": tried,
+                    "match": None if match is None else match[0],
+                    "span": None if match is None else (match[1], match[2]),
+                })
+                if match is None:
+                    result["unknown"] = True
+                    result["reason"] = (
+                        f"nothing in the vocabulary matches at character {start} "
+                        f"({(prefix if start else '') + word[start]!r} included), so the whole word is one unknown token"
+                    )
+                    break
+                start = match[2]
+        if n:
+            try:
+                result["tokens"] = [tuple(t) for t in self.tokenize(word)]
+            except ConfigurationError as exc:
+                result["tokens"] = []
+                result["reason"] = (result["reason"] or "") + f" ({exc})"
+        return result
+
+    # ------------------------------------------------------------------ vocabulary
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._inverse.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    # ------------------------------------------------------------------ serialization
+    def to_dict(self) -> dict:
+        return {
+            "type": "WordPiece",
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "max_input_chars_per_word": self.max_input_chars_per_word,
+            "vocab": dict(sorted(self.vocab.items(), key=lambda kv: kv[1])),
+        }
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        vocab = data["vocab"]
+        if not isinstance(vocab, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in vocab.items()
+        ):
+            raise ValueError("'vocab' must map strings to integer ids")
+        return cls(
+            vocab,
+            unk_token=data.get("unk_token", "[UNK]"),
+            continuing_subword_prefix=data.get("continuing_subword_prefix", "##"),
+            max_input_chars_per_word=data.get("max_input_chars_per_word", 100),
+        )
