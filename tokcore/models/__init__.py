@@ -1,6 +1,8 @@
 """Models: map one pre-tokenized piece to tokens. One module per algorithm."""
 
+from .byte_model import ByteModel
 from .char_level import CharLevel
 from .word_level import WordLevel
+from .wordpiece import WordPiece
 
-__all__ = ["CharLevel", "WordLevel"]
+__all__ = ["ByteModel", "CharLevel", "WordLevel", "WordPiece"]
