@@ -1,0 +1,439 @@
+"""``BPE``: byte-pair encoding of one pre-tokenized word by merge rank, as HF tokenizers' BPE model.
+
+The same class serves character-level and byte-level BPE: for byte-level use, the ``ByteLevel``
+pre-tokenizer hands the model words already mapped to GPT-2's byte-to-unicode alphabet.
+
+Semantics follow HF's ``models/bpe`` (model and word): each character becomes a symbol
+(``continuing_subword_prefix`` on every symbol but the first, ``end_of_word_suffix`` on the last);
+a character outside the vocabulary becomes ``<0xNN>`` byte tokens (``byte_fallback``), else the
+unknown token (``fuse_unk`` joins a run of them), else it is dropped. Then the adjacent pair of
+lowest merge rank is merged, leftmost first, until no pair is mergeable. BPE-dropout skips each
+candidate merge with probability ``dropout`` (seeded ``random.Random``). Words are cached unless
+dropout is on; ``ignore_merges`` returns a word that is itself in the vocabulary as one token.
+
+Deviations, on purpose: a dropped character (no unk token, no byte fallback) keeps its true place,
+so later tokens still point at their own characters (HF shifts the offsets that follow it); an
+unknown run followed by byte-fallback bytes stays in text order (HF emits the bytes first).
+
+Left out: splitting text into words (pre-tokenizers), the byte alphabet (``tokcore.byte_level``),
+training (``tokcore.trainers.bpe``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from heapq import heapify, heappop, heappush
+from typing import Iterable, Optional
+
+from ..components import Model, register
+from ..errors import ConfigurationError, WrongTypeError
+
+DEFAULT_CACHE_CAPACITY = 10_000  # as HF: beyond this many words, new words are not cached
+MAX_CACHED_LENGTH = 256  # as HF: longer words are not cached (they rarely repeat)
+_NO_MERGE = 1 << 62  # a "rank" above every real one
+_ID_BITS = 32
+_ID_MASK = (1 << _ID_BITS) - 1
+
+
+def parse_merges(merges: Iterable) -> list[tuple[str, str]]:
+    """Merges as ``(left, right)`` pairs, from pairs or from HF's older ``"left right"`` strings.
+
+    ``parse_merges(["a b", ["ab", "c"]]) == [("a", "b"), ("ab", "c")]``.
+    """
+    if isinstance(merges, (str, bytes)) or not isinstance(merges, Iterable):
+        raise WrongTypeError(f"merges must be a list of [left, right] pairs, got {type(merges).__name__}")
+    out = []
+    for i, m in enumerate(merges):
+        if isinstance(m, str):
+            if m.startswith("#version"):
+                continue
+            parts = m.split(" ")
+            if len(parts) != 2:
+                raise ConfigurationError(f"merge #{i} {m!r} is not 'left right' (exactly one space)")
+            out.append((parts[0], parts[1]))
+        elif isinstance(m, (list, tuple)) and len(m) == 2 and all(isinstance(x, str) for x in m):
+            out.append((m[0], m[1]))
+        else:
+            raise ConfigurationError(f"merge #{i} {m!r} is neither [left, right] nor 'left right'")
+    return out
+
+
+def byte_token(b: int) -> str:
+    """The byte-fallback token of byte ``b``. ``byte_token(10) == "<0x0A>"``."""
+    return f"<0x{b:02X}>"
+
+
+@dataclass(frozen=True)
+class BpeExplainStep:
+    """One step of ``BPE.explain``: the symbols after it, and the merge done (``rank is None`` at the start)."""
+
+    symbols: tuple[str, ...]
+    rank: Optional[int] = None
+    left: Optional[str] = None
+    right: Optional[str] = None
+    merged: Optional[str] = None
+    position: Optional[int] = None  # index in the previous step's symbols of the merged pair's left side
+
+
+@register("model")
+class BPE(Model):
+    """Byte-pair encoding. ``BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).tokenize("ab") == [(2, "ab", 0, 2)]``."""
+
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        merges: Iterable = (),
+        *,
+        unk_token: str | None = None,
+        continuing_subword_prefix: str | None = None,
+        end_of_word_suffix: str | None = None,
+        fuse_unk: bool = False,
+        byte_fallback: bool = False,
+        dropout: float | None = None,
+        ignore_merges: bool = False,
+        seed: int | None = None,
+        cache_capacity: int = DEFAULT_CACHE_CAPACITY,
+    ):
+        if not isinstance(vocab, dict):
+            raise WrongTypeError(f"BPE vocab must be a dict token -> id, got {type(vocab).__name__}")
+        for tok, id_ in vocab.items():
+            if not isinstance(tok, str) or isinstance(id_, bool) or not isinstance(id_, int) or id_ < 0:
+                raise ConfigurationError(f"vocab entry {tok!r}: {id_!r} must map a string to a non-negative int id")
+        if dropout is not None:
+            if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0.0 <= dropout <= 1.0:
+                raise ConfigurationError(f"dropout must be a probability in [0, 1] or None, got {dropout!r}")
+            dropout = float(dropout)
+        for name, value in (("unk_token", unk_token), ("continuing_subword_prefix", continuing_subword_prefix),
+                            ("end_of_word_suffix", end_of_word_suffix)):
+            if value is not None and not isinstance(value, str):
+                raise WrongTypeError(f"{name} must be a str or None, got {type(value).__name__}")
+        self.vocab = dict(vocab)
+        self.unk_token = unk_token
+        self.continuing_subword_prefix = continuing_subword_prefix
+        self.end_of_word_suffix = end_of_word_suffix
+        self.fuse_unk = bool(fuse_unk)
+        self.byte_fallback = bool(byte_fallback)
+        self.dropout = dropout
+        self.ignore_merges = bool(ignore_merges)
+        self.seed = seed
+        self.cache_capacity = int(cache_capacity)
+        self._rng = random.Random(seed)
+        self._inverse = {i: t for t, i in self.vocab.items()}
+        self._merge_map = self._build_merge_map(parse_merges(merges))
+        self._byte_ids = [self.vocab.get(byte_token(b)) for b in range(256)] if self.byte_fallback else None
+        self._cache: dict[str, list] = {}
+        # Character -> id when no affix applies, so the common word needs one lookup per character.
+        self._plain = self.continuing_subword_prefix is None and self.end_of_word_suffix is None
+
+    def _build_merge_map(self, merges: list[tuple[str, str]]) -> dict[tuple[int, int], int]:
+        """(left id, right id) -> rank << 32 | new id; a repeated pair keeps its last rank, as HF."""
+        vocab = self.vocab
+        prefix = self.continuing_subword_prefix or ""
+        out: dict[tuple[int, int], int] = {}
+        for rank, (a, b) in enumerate(merges):
+            a_id, b_id = vocab.get(a), vocab.get(b)
+            if a_id is None or b_id is None:
+                missing = a if a_id is None else b
+                raise ConfigurationError(f"merge #{rank} ({a!r}, {b!r}): {missing!r} is not in the vocabulary; "
+                                         "every merge side must be a vocabulary token")
+            # The right side loses the continuing prefix in the merged token ("un" + "##able" -> "unable").
+            merged = a + (b[len(prefix):] if prefix and b.startswith(prefix) else b)
+            new_id = vocab.get(merged)
+            if new_id is None:
+                raise ConfigurationError(f"merge #{rank} ({a!r}, {b!r}): the merged token {merged!r} is not in "
+                                         "the vocabulary; add it or remove the merge")
+            out[(a_id, b_id)] = (rank << _ID_BITS) | new_id
+        return out
+
+    # ------------------------------------------------------------------ vocabulary
+    @property
+    def merges(self) -> list[tuple[str, str]]:
+        """The merges in rank order, as ``(left, right)`` token pairs."""
+        inv = self._inverse
+        items = sorted(self._merge_map.items(), key=lambda kv: kv[1] >> _ID_BITS)
+        return [(inv[a], inv[b]) for (a, b), _ in items]
+
+    def merge_rank(self, left: str, right: str) -> int | None:
+        """Rank of the merge ``left + right`` (0 is applied first), or ``None``."""
+        v = self._merge_map.get((self.vocab.get(left), self.vocab.get(right)))
+        return None if v is None else v >> _ID_BITS
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._inverse.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    def reseed(self, seed: int | None) -> None:
+        """Restart the dropout random stream: the same seed gives the same segmentations again."""
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    # ------------------------------------------------------------------ encoding
+    def tokenize(self, text: str) -> list:
+        """Tokens ``(id, token, start, stop)`` with character positions in ``text``.
+
+        A byte-fallback token that is byte k of the n UTF-8 bytes of character c is
+        ``(id, "<0xNN>", c, c + 1, (k, n))``.
+        """
+        cache = self._cache
+        dropout = self.dropout
+        if not dropout:
+            hit = cache.get(text)
+            if hit is not None:
+                return list(hit)
+        if not text:
+            return []
+        if self.ignore_merges:
+            id_ = self.vocab.get(text)
+            if id_ is not None:
+                return [(id_, text, 0, len(text))]
+        ids, pos, info = self._symbols(text)
+        if dropout:
+            self._merge_heap(ids, pos, dropout, None)
+        else:
+            self._merge(ids, pos)
+        tokens = self._tokens(ids, pos, info, len(text))
+        if not dropout and len(text) < MAX_CACHED_LENGTH and len(cache) < self.cache_capacity:
+            cache[text] = tuple(tokens)
+        return tokens
+
+    def _symbols(self, word: str):
+        """Initial symbol ids, the index of each symbol's first initial symbol, and their spans.
+
+        The spans (``info``) is ``None`` when symbol i is exactly character i (the common case);
+        otherwise one ``(char_start, char_stop, (k, n) or None)`` per initial symbol.
+        """
+        vget = self.vocab.get
+        if self._plain:
+            ids = list(map(vget, word))
+            if None not in ids:
+                return ids, list(range(len(ids))), None
+        prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
+        ids = []
+        info = []
+        unk = None  # pending [id, start, stop] of an unknown run
+        last = len(word) - 1
+        for i, ch in enumerate(word):
+            s = ch
+            if i and prefix is not None:
+                s = prefix + s
+            if i == last and suffix is not None:
+                s = s + suffix
+            id_ = vget(s)
+            if id_ is not None:
+                if unk is not None:
+                    ids.append(unk[0])
+                    info.append((unk[1], unk[2], None))
+                    unk = None
+                ids.append(id_)
+                info.append((i, i + 1, None))
+                continue
+            if self.byte_fallback:
+                raw = s.encode("utf-8", "surrogatepass")
+                byte_ids = [self._byte_ids[b] for b in raw]
+                if None not in byte_ids:
+                    # HF leaves a pending unknown run to land after these bytes; we keep text order.
+                    if unk is not None:
+                        ids.append(unk[0])
+                        info.append((unk[1], unk[2], None))
+                        unk = None
+                    n = len(raw)
+                    for k, bid in enumerate(byte_ids):
+                        ids.append(bid)
+                        info.append((i, i + 1, (k, n)))
+                    continue
+            if self.unk_token is None:
+                continue  # no unk token: the character is dropped, as HF does
+            if unk is not None and self.fuse_unk:
+                unk[2] = i + 1
+                continue
+            unk_id = vget(self.unk_token)
+            if unk_id is None:
+                raise ConfigurationError(
+                    f"character {ch!r} is not in the BPE vocabulary and the unk_token {self.unk_token!r} is not "
+                    "either; add the unknown token to the vocabulary (or enable byte_fallback)")
+            if unk is not None:
+                ids.append(unk[0])
+                info.append((unk[1], unk[2], None))
+            unk = [unk_id, i, i + 1]
+        if unk is not None:
+            ids.append(unk[0])
+            info.append((unk[1], unk[2], None))
+        return ids, list(range(len(ids))), info
+
+    def _merge(self, ids: list[int], pos: list[int]) -> None:
+        """Merge in place: lowest rank first, leftmost among equals (what HF's heap pops)."""
+        n = len(ids)
+        if n < 2:
+            return
+        get = self._merge_map.get
+        NO = _NO_MERGE
+        ranks = [get(p, NO) for p in zip(ids, ids[1:])]
+        while True:
+            best = min(ranks)
+            if best == NO:
+                return
+            i = ranks.index(best)
+            ids[i] = best & _ID_MASK
+            del ids[i + 1], pos[i + 1], ranks[i]
+            n -= 1
+            if n == 1:
+                return
+            if i < n - 1:
+                ranks[i] = get((ids[i], ids[i + 1]), NO)
+            if i:
+                ranks[i - 1] = get((ids[i - 1], ids[i]), NO)
+
+    def _merge_heap(self, ids: list[int], pos: list[int], dropout: float | None, record: list | None) -> None:
+        """HF's priority-queue merge with BPE-dropout: a popped merge is skipped with probability
+        ``dropout`` and skipped merges return to the queue once one merge is taken. ``record`` collects
+        ``(rank, left index, current ids)`` per merge for ``explain``."""
+        n = len(ids)
+        if n < 2:
+            return
+        mm = self._merge_map
+        rnd = self._rng.random
+        nxt = list(range(1, n)) + [-1]
+        prv = list(range(-1, n - 1))
+        alive = [True] * n
+        sym = list(ids)
+        heap = []
+        for i in range(n - 1):
+            v = mm.get((sym[i], sym[i + 1]))
+            if v is not None:
+                heap.append((v >> _ID_BITS, i, v & _ID_MASK))
+        heapify(heap)
+        skipped = []
+        while heap:
+            top = heappop(heap)
+            if dropout and rnd() < dropout:
+                skipped.append(top)
+                continue
+            for s in skipped:
+                heappush(heap, s)
+            skipped.clear()
+            rank, p, new_id = top
+            if not alive[p] or nxt[p] == -1:
+                continue
+            q = nxt[p]
+            v = mm.get((sym[p], sym[q]))
+            if v is None or (v & _ID_MASK) != new_id:
+                continue  # an expired entry: the pair at p changed since it was queued
+            sym[p] = new_id
+            alive[q] = False
+            nxt[p] = r = nxt[q]
+            if r != -1:
+                prv[r] = p
+            if record is not None:
+                record.append((rank, p, q))
+            left = prv[p]
+            if left != -1:
+                v = mm.get((sym[left], new_id))
+                if v is not None:
+                    heappush(heap, (v >> _ID_BITS, left, v & _ID_MASK))
+            if r != -1:
+                v = mm.get((new_id, sym[r]))
+                if v is not None:
+                    heappush(heap, (v >> _ID_BITS, p, v & _ID_MASK))
+        keep = [i for i in range(n) if alive[i]]
+        ids[:] = [sym[i] for i in keep]
+        pos[:] = [pos[i] for i in keep]
+
+    def _tokens(self, ids: list[int], pos: list[int], info, length: int) -> list:
+        inv = self._inverse
+        if info is None:
+            ends = pos[1:]
+            ends.append(length)
+            return [(i, inv[i], s, e) for i, s, e in zip(ids, pos, ends)]
+        out = []
+        last = len(pos) - 1
+        n_init = len(info)
+        for j, id_ in enumerate(ids):
+            a = pos[j]
+            b = (pos[j + 1] if j < last else n_init) - 1
+            start, stop, sub = info[a]
+            if a == b:
+                out.append((id_, inv[id_], start, stop, sub) if sub is not None else (id_, inv[id_], start, stop))
+            else:
+                # Merged byte tokens cover the whole characters they touch.
+                out.append((id_, inv[id_], start, info[b][1]))
+        return out
+
+    # ------------------------------------------------------------------ explaining
+    def explain(self, word: str) -> list[BpeExplainStep]:
+        """Why this split: the initial symbols, then each merge in the order applied, with its rank.
+
+        ``[s.symbols for s in BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).explain("ab")] == [("a", "b"), ("ab",)]``.
+        Dropout is not applied; with ``ignore_merges`` a word in the vocabulary is one step.
+        """
+        if not word:
+            return [BpeExplainStep(symbols=())]
+        inv = self._inverse
+        if self.ignore_merges and word in self.vocab:
+            return [BpeExplainStep(symbols=(word,))]
+        ids, pos, _ = self._symbols(word)
+        record: list = []
+        self._merge_heap(list(ids), list(pos), None, record)
+        sym = list(ids)
+        alive = list(range(len(ids)))  # initial indices still present, in order
+        steps = [BpeExplainStep(symbols=tuple(inv[i] for i in sym))]
+        for rank, p, q in record:
+            at = alive.index(p)
+            left, right = inv[sym[p]], inv[sym[q]]
+            sym[p] = self._merge_map[(sym[p], sym[q])] & _ID_MASK
+            alive.remove(q)
+            steps.append(BpeExplainStep(symbols=tuple(inv[sym[i]] for i in alive), rank=rank, left=left,
+                                        right=right, merged=inv[sym[p]], position=at))
+        return steps
+
+    # ------------------------------------------------------------------ serialization
+    def to_dict(self) -> dict:
+        """HF's ``tokenizer.json`` model: options, vocab ordered by id, merges as ``[left, right]`` pairs."""
+        return {
+            "type": "BPE",
+            "dropout": self.dropout,
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "end_of_word_suffix": self.end_of_word_suffix,
+            "fuse_unk": self.fuse_unk,
+            "byte_fallback": self.byte_fallback,
+            "ignore_merges": self.ignore_merges,
+            "vocab": dict(sorted(self.vocab.items(), key=lambda kv: kv[1])),
+            "merges": [[a, b] for a, b in self.merges],
+        }
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        if data.get("type", "BPE") != "BPE":
+            raise ValueError(f"'type' is {data.get('type')!r}, expected 'BPE'")
+        vocab = data.get("vocab")
+        if not isinstance(vocab, dict):
+            raise ValueError("'vocab' must be an object mapping token -> id")
+        if "merges" not in data:
+            raise ValueError("a BPE model needs 'merges' (a list of [left, right] pairs)")
+        opts = {}
+        for key in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix", "dropout"):
+            if data.get(key) is not None:
+                opts[key] = data[key]
+        for key in ("fuse_unk", "byte_fallback", "ignore_merges"):
+            if data.get(key) is not None:
+                if not isinstance(data[key], bool):
+                    raise ValueError(f"{key!r} must be true or false, got {data[key]!r}")
+                opts[key] = data[key]
+        return cls(vocab, data["merges"], **opts)
+
+    def __repr__(self) -> str:
+        return (f"BPE(vocab_size={len(self.vocab)}, merges={len(self._merge_map)}, unk_token={self.unk_token!r}, "
+                f"byte_fallback={self.byte_fallback}, dropout={self.dropout!r})")
