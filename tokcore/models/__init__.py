@@ -1,8 +1,9 @@
 """Models: map one pre-tokenized piece to tokens. One module per algorithm."""
 
+from .bpe import BPE
 from .byte_model import ByteModel
 from .char_level import CharLevel
 from .word_level import WordLevel
 from .wordpiece import WordPiece
 
-__all__ = ["ByteModel", "CharLevel", "WordLevel", "WordPiece"]
+__all__ = ["BPE", "ByteModel", "CharLevel", "WordLevel", "WordPiece"]
