@@ -1,5 +1,11 @@
 """Format detection for ``tokcore.load``: which reader handles a path.
 
+A directory is searched in a fixed order (``tokenizer.json``/``tokcore.json``, then
+``vocab.json`` + ``merges.txt``, ``vocab.txt``, one ``*.model``, one ``*.tiktoken``); a file is
+recognised by its name, then by its content. ``hf:NAME`` reads a Hugging Face Hub repository from
+the local ``huggingface_hub`` cache (``download=True`` allows fetching it). Every failure says
+what was found and what was expected.
+
 Left out: the readers themselves (one module per format).
 """
 
@@ -8,21 +14,131 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import TokenizerFileError
+# Imported for their registrations, so saved tokenizers that use these tokcore-only types load.
+from . import rank_bpe, sentencepiece_build  # noqa: F401
+
+EXPECTED = ("tokenizer.json (HF) or a tokcore JSON file, vocab.json + merges.txt (GPT-2), vocab.txt (BERT), "
+            "a sentencepiece .model, or a .tiktoken rank file")
+HF_CANDIDATES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt", "vocab.txt",
+                 "tokenizer.model", "spiece.model", "sentencepiece.bpe.model", "special_tokens_map.json")
+
+
+def _found(path: Path) -> str:
+    names = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
+    shown = ", ".join(names[:20]) + (f", ... ({len(names)} entries)" if len(names) > 20 else "")
+    return shown or "nothing"
+
+
+def _load_dir(path: Path, options: dict):
+    for name in ("tokenizer.json", "tokcore.json"):
+        if (path / name).is_file():
+            return load_path(path / name, **options)
+    if (path / "vocab.json").is_file() and (path / "merges.txt").is_file():
+        from .gpt2_files import load_gpt2_files
+
+        return load_gpt2_files(path / "vocab.json", path / "merges.txt")
+    if (path / "vocab.txt").is_file():
+        return load_path(path / "vocab.txt", **options)
+    for suffix in (".model", ".tiktoken"):
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() == suffix)
+        if len(files) == 1:
+            return load_path(files[0], **options)
+        if len(files) > 1:
+            raise TokenizerFileError(path, f"found several {suffix} files ({', '.join(p.name for p in files)})",
+                                     fix="Pass the one you want as the path.")
+    raise TokenizerFileError(path, f"no tokenizer file found in this directory (found: {_found(path)})",
+                             fix=f"Expected {EXPECTED}.")
+
+
+def _sniff(path: Path) -> str | None:
+    """Guess a format from the first bytes: ``"json"``, ``"tiktoken"``, ``"sentencepiece"`` or ``None``."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(256)
+    except OSError:
+        return None
+    stripped = head.lstrip()
+    if stripped[:1] in (b"{", b"["):
+        return "json"
+    first = head.split(b"\n", 1)[0].split()
+    if len(first) == 2 and first[1].isdigit() and first[0][-1:] in b"=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/":
+        return "tiktoken"
+    if head[:1] == b"\x0a":  # field 1 (pieces), length-delimited: how every ModelProto starts
+        return "sentencepiece"
+    return None
+
+
+def _load_json(path: Path, options: dict):
+    from ..io import read_json, tokenizer_from_dict
+
+    data = read_json(path)
+    if isinstance(data, dict) and "model" not in data and data and all(isinstance(v, int) for v in data.values()):
+        merges = path.parent / "merges.txt"
+        if merges.is_file():
+            from .gpt2_files import load_gpt2_files
+
+            return load_gpt2_files(path, merges)
+        raise TokenizerFileError(path, "this looks like a GPT-2 vocab.json (token -> id) but there is no merges.txt beside it",
+                                 fix="Put merges.txt in the same directory, or load the directory.")
+    return tokenizer_from_dict(data, source=path)
 
 
 def load_path(path: Path, **options):
-    from ..io import read_json, tokenizer_from_dict
-
+    """Load ``path`` (a file or a directory) with the reader its format needs; see the module docstring."""
+    text = str(path)
+    if text.startswith("hf:"):
+        return load_hub(text[3:], **options)
     if not path.exists():
         raise TokenizerFileError(path, "no such file or directory", fix="Check the path.")
     if path.is_dir():
-        for name in ("tokenizer.json", "tokcore.json"):
-            if (path / name).is_file():
-                return load_path(path / name, **options)
-        found = ", ".join(sorted(p.name for p in path.iterdir())[:20]) or "nothing"
-        raise TokenizerFileError(path, f"no tokenizer file found in this directory (found: {found})",
-                                 fix="Expected tokenizer.json or a tokcore JSON file.")
-    if path.suffix.lower() == ".json":
-        return tokenizer_from_dict(read_json(path), source=path)
+        return _load_dir(path, options)
+    name = path.name.lower()
+    suffix = path.suffix.lower()
+    kind = {".json": "json", ".model": "sentencepiece", ".tiktoken": "tiktoken"}.get(suffix)
+    if name == "merges.txt":
+        vocab = path.parent / "vocab.json"
+        if not vocab.is_file():
+            raise TokenizerFileError(path, "merges.txt needs vocab.json beside it", fix="Put vocab.json in the same directory.")
+        from .gpt2_files import load_gpt2_files
+
+        return load_gpt2_files(vocab, path)
+    if suffix == ".txt":
+        kind = "vocab_txt"
+    if kind is None:
+        kind = _sniff(path)
+    if kind == "json":
+        return _load_json(path, options)
+    if kind == "vocab_txt":
+        from .bert_vocab import load_bert_vocab
+
+        return load_bert_vocab(path, **{k: v for k, v in options.items() if k in ("config_path", "lowercase")})
+    if kind == "sentencepiece":
+        from .sentencepiece_build import build_sentencepiece_tokenizer
+        from .sentencepiece_model import read_sentencepiece_model
+
+        return build_sentencepiece_tokenizer(read_sentencepiece_model(path), name=f"sentencepiece:{path.stem}")
+    if kind == "tiktoken":
+        from .tiktoken_file import load_tiktoken
+
+        return load_tiktoken(path, **{k: v for k, v in options.items() if k in ("encoding", "special_tokens")})
     raise TokenizerFileError(path, f"unknown tokenizer file type {path.suffix or '(no extension)'!r}",
-                             fix="Expected tokenizer.json or a tokcore JSON file.")
+                             fix=f"Expected {EXPECTED}.")
+
+
+def load_hub(name: str, *, download: bool = False, revision: str | None = None, **options):
+    """``tokcore.load("hf:NAME")``: a Hub repository from the local cache (or fetched with ``download=True``)."""
+    if not name:
+        raise TokenizerFileError("hf:", "no repository name after 'hf:'", fix="Write hf:OWNER/NAME, e.g. hf:gpt2.")
+    try:
+        import huggingface_hub
+    except ImportError:
+        raise TokenizerFileError(f"hf:{name}", "loading from the Hub needs the huggingface_hub package, which is not installed",
+                                 fix="pip install huggingface_hub, or download the files and pass their directory.") from None
+    try:
+        folder = huggingface_hub.snapshot_download(name, revision=revision, allow_patterns=list(HF_CANDIDATES) + ["*.tiktoken"],
+                                                   local_files_only=not download)
+    except Exception as exc:  # the hub raises many kinds (offline, not cached, not found); all mean "not here"
+        how = "is not in the local cache" if not download else "could not be downloaded"
+        raise TokenizerFileError(f"hf:{name}", f"the repository {how} ({type(exc).__name__}: {str(exc)[:200]})",
+                                 fix="Pass download=True to fetch it, or download it once with huggingface_hub.") from None
+    return load_path(Path(folder), **options)

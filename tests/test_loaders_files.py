@@ -1,0 +1,185 @@
+"""File readers of tokcore.loaders against the reference libraries' own view of the same files.
+
+The protobuf package and sentencepiece are oracles here only: tokcore reads .model files with
+its own wire-format reader.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+
+import pytest
+from conftest import require_shared
+
+from tokcore.errors import TokenizerFileError
+from tokcore.loaders import load_path
+from tokcore.loaders.bert_vocab import read_vocab_txt
+from tokcore.loaders.gpt2_files import read_merges_txt, read_vocab_json
+from tokcore.loaders.protobuf_wire import WireError, as_int32, iter_fields, read_varint
+from tokcore.loaders.sentencepiece_model import parse_model_proto, read_sentencepiece_model
+from tokcore.loaders.tiktoken_file import encoding_name_for, read_tiktoken_ranks
+
+SP_MODELS = ["botchan_en_unigram_1000.model", "botchan_en_bpe_1000.model", "kyoto_ja_unigram_8000.model"]
+
+
+# ---------------------------------------------------------------- protobuf wire format
+def test_varint_and_int32():
+    assert read_varint(b"\xac\x02", 0) == (300, 2)
+    assert as_int32(2**64 - 1) == -1
+    assert as_int32(5) == 5
+    assert list(iter_fields(b"\x08\x96\x01")) == [(1, 0, 150)]
+
+
+def test_wire_errors_are_clear():
+    with pytest.raises(WireError, match="claims 5 bytes but only 2 remain"):
+        list(iter_fields(b"\x0a\x05ab"))
+    with pytest.raises(WireError, match="varint"):
+        list(iter_fields(b"\x08\xff"))
+    with pytest.raises(WireError, match="wire type"):
+        list(iter_fields(b"\x0b"))
+
+
+def test_wire_reader_matches_protobuf_on_a_built_message():
+    pb2 = pytest.importorskip("sentencepiece.sentencepiece_model_pb2")
+    m = pb2.ModelProto()
+    for i, (piece, score, type_) in enumerate([("<unk>", 0.0, 2), ("<s>", 0.0, 3), ("▁a", -1.5, 1), ("<0x41>", 0.0, 6)]):
+        p = m.pieces.add()
+        p.piece, p.score, p.type = piece, score, type_
+    m.trainer_spec.model_type = 2
+    m.trainer_spec.byte_fallback = True
+    m.trainer_spec.pad_id = -1
+    m.trainer_spec.split_digits = True
+    m.trainer_spec.treat_whitespace_as_suffix = True
+    m.normalizer_spec.name = "identity"
+    m.normalizer_spec.add_dummy_prefix = False
+    m.normalizer_spec.precompiled_charsmap = b"\x00\x01\xff"
+    got = parse_model_proto(m.SerializeToString())
+    assert [(p.piece, p.score, p.type) for p in got.pieces] == [(p.piece, p.score, p.type) for p in m.pieces]
+    ts = got.trainer_spec
+    assert (ts.model_type, ts.byte_fallback, ts.pad_id, ts.split_digits, ts.treat_whitespace_as_suffix) == (2, True, -1, True, True)
+    assert (ts.unk_id, ts.bos_id, ts.eos_id, ts.unk_piece) == (0, 1, 2, "<unk>")  # defaults when absent
+    ns = got.normalizer_spec
+    assert (ns.name, ns.add_dummy_prefix, ns.precompiled_charsmap, ns.remove_extra_whitespaces) == ("identity", False, b"\x00\x01\xff", True)
+
+
+@pytest.mark.parametrize("name", SP_MODELS)
+def test_sentencepiece_model_matches_the_library(name):
+    spm = pytest.importorskip("sentencepiece")
+    pb2 = pytest.importorskip("sentencepiece.sentencepiece_model_pb2")
+    path = require_shared("reference", "sentencepiece", name)
+    got = read_sentencepiece_model(path)
+    sp = spm.SentencePieceProcessor(model_file=str(path))
+    assert len(got.pieces) == sp.get_piece_size()
+    for i, p in enumerate(got.pieces):
+        assert p.piece == sp.id_to_piece(i)
+        assert struct.pack("<f", p.score) == struct.pack("<f", sp.get_score(i))
+        assert (p.type == 2) == sp.is_unknown(i) and (p.type == 3) == sp.is_control(i) and (p.type == 6) == sp.is_byte(i)
+    proto = pb2.ModelProto()
+    proto.ParseFromString(path.read_bytes())
+    ts, ns = got.trainer_spec, got.normalizer_spec
+    for attr in ("model_type", "vocab_size", "byte_fallback", "split_digits", "treat_whitespace_as_suffix",
+                 "unk_id", "bos_id", "eos_id", "pad_id", "unk_piece", "bos_piece", "eos_piece", "pad_piece", "unk_surface"):
+        assert getattr(ts, attr) == getattr(proto.trainer_spec, attr), attr
+    for attr in ("name", "precompiled_charsmap", "add_dummy_prefix", "remove_extra_whitespaces", "escape_whitespaces"):
+        assert getattr(ns, attr) == getattr(proto.normalizer_spec, attr), attr
+    assert [p.type for p in got.pieces] == [p.type for p in proto.pieces]
+
+
+def test_sentencepiece_bad_files(tmp_path):
+    bad = tmp_path / "x.model"
+    bad.write_bytes(b"\x0a\x40short")
+    with pytest.raises(TokenizerFileError, match="not a sentencepiece model"):
+        read_sentencepiece_model(bad)
+    empty = tmp_path / "e.model"
+    empty.write_bytes(b"")
+    with pytest.raises(TokenizerFileError, match="empty"):
+        read_sentencepiece_model(empty)
+    nopieces = tmp_path / "n.model"
+    nopieces.write_bytes(b"\x1a\x00")  # only an empty normalizer_spec
+    with pytest.raises(TokenizerFileError, match="no pieces"):
+        read_sentencepiece_model(nopieces)
+
+
+# ---------------------------------------------------------------- tiktoken
+@pytest.mark.parametrize("name", ["gpt2.tiktoken", "multilingual.tiktoken"])
+def test_tiktoken_ranks_equal_tiktoken(name):
+    load = pytest.importorskip("tiktoken.load")
+    path = require_shared("reference", "tiktoken", name)
+    assert read_tiktoken_ranks(path) == load.load_tiktoken_bpe(str(path))
+
+
+def test_tiktoken_encoding_choice(tmp_path):
+    from pathlib import Path
+
+    assert encoding_name_for(Path("cl100k_base.tiktoken"), 100256, None) == "cl100k_base"
+    assert encoding_name_for(Path("x.tiktoken"), 50000, "cl100k") == "cl100k_base"
+    assert encoding_name_for(Path("x.tiktoken"), 199998, None) == "o200k_base"
+    from tokcore.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="unknown tiktoken encoding"):
+        encoding_name_for(Path("x.tiktoken"), 10, "nope")
+    bad = tmp_path / "bad.tiktoken"
+    bad.write_text("IQ== 0\nnot base64! 1\n")
+    with pytest.raises(TokenizerFileError, match="line 2"):
+        read_tiktoken_ranks(bad)
+    dup = tmp_path / "dup.tiktoken"
+    dup.write_text("IQ== 0\nIg== 0\n")
+    with pytest.raises(TokenizerFileError, match="rank 0 is used twice"):
+        read_tiktoken_ranks(dup)
+
+
+# ---------------------------------------------------------------- vocab.txt, vocab.json + merges.txt
+def test_vocab_txt_matches_hf_tokenizer_json():
+    path = require_shared("reference", "hf", "minilm", "vocab.txt")
+    data = json.loads(path.with_name("tokenizer.json").read_text(encoding="utf-8"))
+    assert read_vocab_txt(path) == data["model"]["vocab"]
+
+
+def test_gpt2_files_match_hf_tokenizer_json():
+    folder = require_shared("reference", "hf", "gpt2")
+    data = json.loads((folder / "tokenizer.json").read_text(encoding="utf-8"))
+    assert read_vocab_json(folder / "vocab.json") == data["model"]["vocab"]
+    assert [list(m) for m in read_merges_txt(folder / "merges.txt")] == [
+        m if isinstance(m, list) else m.split(" ") for m in data["model"]["merges"]]
+
+
+def test_merges_txt_errors(tmp_path):
+    p = tmp_path / "merges.txt"
+    p.write_text("#version: 0.2\na b\nabc\n", encoding="utf-8")
+    with pytest.raises(TokenizerFileError, match="line 3"):
+        read_merges_txt(p)
+
+
+# ---------------------------------------------------------------- detection
+def test_detection_errors_say_what_was_found(tmp_path):
+    (tmp_path / "notes.md").write_text("hi")
+    with pytest.raises(TokenizerFileError, match=r"found: notes\.md.*Expected"):
+        load_path(tmp_path)
+    with pytest.raises(TokenizerFileError, match="no such file"):
+        load_path(tmp_path / "missing.json")
+    odd = tmp_path / "weights.bin"
+    odd.write_bytes(b"\x00\x01\x02")
+    with pytest.raises(TokenizerFileError, match="unknown tokenizer file type '.bin'.*Expected"):
+        load_path(odd)
+    vocab = tmp_path / "vocab.json"
+    vocab.write_text('{"a": 0}')
+    with pytest.raises(TokenizerFileError, match="no merges.txt"):
+        load_path(vocab)
+    sub = tmp_path / "two"
+    sub.mkdir()
+    (sub / "a.model").write_bytes(b"\x0a\x00")
+    (sub / "b.model").write_bytes(b"\x0a\x00")
+    with pytest.raises(TokenizerFileError, match="several .model files"):
+        load_path(sub)
+
+
+def test_hub_names_need_the_cache(monkeypatch, tmp_path):
+    pytest.importorskip("huggingface_hub")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(TokenizerFileError, match="not in the local cache"):
+        load_path(__import__("pathlib").Path("hf:some-owner/some-model-that-is-not-cached"))
+    with pytest.raises(TokenizerFileError, match="no repository name"):
+        load_path(__import__("pathlib").Path("hf:"))
