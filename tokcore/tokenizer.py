@@ -153,7 +153,11 @@ class Tokenizer:
         ns, segs = self._view(check_text(text), assume_normalized=assume_normalized, split_special=split_special)
         view = ns.normalized
         table = None if view.isascii() else char_to_byte_table(view)
-        enc = Encoding()
+        ids: list[int] = []
+        values: list[str] = []
+        spans: list = []
+        words: list = []
+        specials: list[int] = []  # positions of added tokens flagged special
         word = 0
         tokenize = self.model.tokenize
         pre = self.pre_tokenizer
@@ -162,7 +166,12 @@ class Tokenizer:
                 continue
             ba, bb = (a, b) if table is None else (table[a], table[b])
             if tok is not None:
-                enc.append(tok.id, tok.content, (ba, bb), special=int(tok.special), word=word, seq=seq)
+                if tok.special:
+                    specials.append(len(ids))
+                ids.append(tok.id)
+                values.append(tok.content)
+                spans.append((ba, bb))
+                words.append(word)
                 word += 1
                 continue
             piece = piece_from_text(view[a:b], ba)
@@ -171,13 +180,21 @@ class Tokenizer:
                 if not p.text:
                     continue
                 bounds = p.bounds
-                for t in tokenize(p.text):
+                toks = tokenize(p.text)
+                for t in toks:
+                    ids.append(t[0])
+                    values.append(t[1])
                     if len(t) == 4:
-                        span = (bounds[t[2]], bounds[t[3]])
+                        spans.append((bounds[t[2]], bounds[t[3]]))
                     else:
-                        span = _byte_fallback_span(bounds, t[2], t[4])
-                    enc.append(t[0], t[1], span, word=word, seq=seq)
+                        spans.append(_byte_fallback_span(bounds, t[2], t[4]))
+                words.extend([word] * len(toks))
                 word += 1
+        n = len(ids)
+        special = [0] * n
+        for i in specials:
+            special[i] = 1
+        enc = Encoding(ids, values, spans, special, [0] * n, words, [seq] * n, [1] * n)
         return enc, ns
 
     def encode_result(
@@ -261,14 +278,10 @@ class Tokenizer:
         return self.post_processor.added_tokens(is_pair) if self.post_processor is not None else 0
 
     def _post_process(self, enc_a: Encoding, enc_b: Optional[Encoding], add_special_tokens: bool) -> Encoding:
-        if self.post_processor is not None:
-            return self.post_processor.process(enc_a, enc_b, add_special_tokens=add_special_tokens)
-        if enc_b is None:
-            return enc_a
-        out = Encoding()
-        out.extend(enc_a)
-        out.extend(enc_b)
-        return out
+        # Without a post-processor HF still merges a pair (and its overflowing windows) its own way.
+        from .post_processors import post_process
+
+        return post_process(self.post_processor, enc_a, enc_b, add_special_tokens)
 
     def _result(self, enc, ns_a, ns_b, raw_a, raw_b, *, return_offsets: bool, return_masks: bool) -> EncodeResult:
         offsets = original = None
