@@ -1,0 +1,360 @@
+"""WordPiece training by the classic likelihood merge (the course definition).
+
+Words start as characters, every non-initial one marked with the continuing prefix
+(``hugs`` -> ``h ##u ##g ##s``). Each step merges the adjacent pair with the highest
+``score(a, b) = f(ab) / (f(a) * f(b))``, where ``f`` counts occurrences (weighted by word count)
+in the current splits; ties go to the pair seen first (words in first-seen order, pairs left to
+right). The vocabulary is the special tokens, the sorted alphabet, then the merged tokens.
+
+This is NOT what HF tokenizers' ``WordPieceTrainer`` does: that one runs BPE (most frequent
+pair) and only stores the result as a WordPiece model. Expect different vocabularies.
+
+Counts are incremental: a merge touches only the words containing the pair, and re-scores only
+the pairs whose count, first occurrence or symbol frequencies changed (a lazy-deletion heap
+holds the rest). Scores are compared exactly (integer cross-multiplication) on float ties.
+
+Left out: the model itself (``tokcore.models.wordpiece``) and BPE-style WordPiece training.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Optional
+
+from ..components import Normalizer, PreTokenizer
+from ..errors import ConfigurationError, WrongTypeError
+from .base import Progress, TrainResult, check_vocab_size, count_words, report
+from .char import special_token_list
+
+
+@dataclass(frozen=True)
+class WordPieceStep:
+    """One merge: ``left + right -> merged`` with its score ``count / (left_frequency * right_frequency)``."""
+
+    left: str
+    right: str
+    merged: str
+    score: float
+    count: int
+    left_frequency: int = 0
+    right_frequency: int = 0
+
+
+class _Score:
+    """Exact ``p / q`` that sorts higher scores first; only compared when the float scores tie."""
+
+    __slots__ = ("p", "q")
+
+    def __init__(self, p: int, q: int):
+        self.p, self.q = p, q
+
+    def __eq__(self, other) -> bool:
+        return self.p * other.q == other.p * self.q
+
+    def __lt__(self, other) -> bool:
+        return self.p * other.q > other.p * self.q
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def initial_split(word: str, prefix: str = "##") -> list[str]:
+    """The characters of ``word``, non-initial ones prefixed. ``initial_split("hug") == ["h", "##u", "##g"]``."""
+    return [ch if i == 0 else prefix + ch for i, ch in enumerate(word)]
+
+
+def train_wordpiece(
+    corpus: Iterable[str] | Mapping[str, int],
+    vocab_size: int,
+    *,
+    special_tokens: Iterable[str] = (),
+    min_frequency: int = 1,
+    limit_alphabet: int | None = None,
+    continuing_subword_prefix: str = "##",
+    unk_token: str | None = None,
+    pre_tokenizer: Optional[PreTokenizer] = None,
+    normalizer: Optional[Normalizer] = None,
+    progress: Optional[Progress] = None,
+    top_candidates: int = 0,
+) -> TrainResult:
+    """Learn a WordPiece vocabulary with the likelihood score (not HF's BPE-based trainer).
+
+    ``vocab_size`` counts everything (special tokens and the whole alphabet, which is always
+    kept). A pair is a candidate only when its count reaches ``min_frequency``.
+    ``limit_alphabet`` keeps the most frequent characters (ties: first seen); words with any
+    other character are left out of training, since they encode as the unknown token anyway.
+    ``unk_token`` goes first among the special tokens when it is not listed; the model's unknown token
+    is ``unk_token`` or ``"[UNK]"``. ``top_candidates=k`` records, per step, the ``k`` best
+    candidates (in selection order) as ``(left, right, count, left_frequency,
+    right_frequency, score)`` in ``details["candidates"]``.
+    The tokenizer: ``WordPiece`` model, the given normalizer, the pre-tokenizer (default
+    ``Whitespace``) and a ``WordPiece`` decoder.
+    """
+    specials = special_token_list(special_tokens, unk_token)
+    check_vocab_size(vocab_size)
+    for name, value in (("min_frequency", min_frequency), ("top_candidates", top_candidates)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ConfigurationError(f"{name} must be a non-negative int, got {value!r}")
+    if limit_alphabet is not None and (isinstance(limit_alphabet, bool) or not isinstance(limit_alphabet, int) or limit_alphabet < 0):
+        raise ConfigurationError(f"limit_alphabet must be a non-negative int or None, got {limit_alphabet!r}")
+    if not isinstance(continuing_subword_prefix, str):
+        raise WrongTypeError("continuing_subword_prefix must be a str")
+    if pre_tokenizer is None:
+        from ..pre_tokenizers import Whitespace
+
+        pre_tokenizer = Whitespace()
+    counts = count_words(corpus, normalizer=normalizer, pre_tokenizer=pre_tokenizer)
+    report(progress, 0, 1, "words counted")
+    counts, skipped = _limit_alphabet(counts, limit_alphabet)
+    state = _Merger(counts, continuing_subword_prefix, min_frequency)
+    alphabet = sorted(state.sym_freq)
+    vocab: dict[str, int] = {}
+    for tok in specials + alphabet:
+        vocab.setdefault(tok, len(vocab))
+    steps: list[WordPieceStep] = []
+    candidates: list[list[tuple]] = []
+    target = max(0, vocab_size - len(vocab))
+    every = max(1, target // 100)
+    while len(vocab) < vocab_size:
+        if top_candidates:
+            top = state.top(top_candidates)
+            if not top:
+                break
+            candidates.append(top)
+        step = state.merge_best()
+        if step is None:
+            if top_candidates:
+                candidates.pop()
+            break
+        steps.append(step)
+        vocab.setdefault(step.merged, len(vocab))
+        if len(steps) % every == 0:
+            report(progress, min(len(steps), target), target, "merges")
+    report(progress, target, target, "merges")
+    tokenizer = _build_tokenizer(vocab, specials, unk_token, continuing_subword_prefix, normalizer, pre_tokenizer)
+    details = {
+        "alphabet": alphabet,
+        "skipped_words": skipped,
+        "splits": state.splits(),
+        "candidates": candidates if top_candidates else None,
+    }
+    return TrainResult(tokenizer, steps, details)
+
+
+class _Merger:
+    """The training state: current splits, pair counts and a lazy heap of scored pairs."""
+
+    def __init__(self, counts: dict[str, int], prefix: str, min_frequency: int):
+        self.prefix = prefix
+        self.cut = len(prefix)
+        self.min_frequency = min_frequency
+        self.counts = list(counts.values())
+        self.words = [initial_split(w, prefix) for w in counts]
+        self.keys = list(counts)
+        # Character offset of each symbol in its word: stable under merges, so (word, offset)
+        # orders pair occurrences "words first-seen, pairs left to right" for good.
+        self.offs = [list(range(len(w))) for w in counts]
+        self.width = max((len(w) for w in counts), default=0) + 1
+        self.sym_freq: dict[str, int] = {}
+        self.pair_count: dict[tuple, int] = {}
+        self.pair_words: dict[tuple, set] = {}
+        self.first: dict[tuple, int] = {}  # word * width + offset of the pair's first occurrence
+        self.left_of: dict[str, set] = {}
+        self.right_of: dict[str, set] = {}
+        self.version: dict[tuple, int] = {}
+        self.tick = 0
+        sym_freq, pair_count, pair_words, first = self.sym_freq, self.pair_count, self.pair_words, self.first
+        for w, (syms, c) in enumerate(zip(self.words, self.counts)):
+            for s in syms:
+                sym_freq[s] = sym_freq.get(s, 0) + c
+            for i in range(len(syms) - 1):
+                pair = (syms[i], syms[i + 1])
+                if pair in pair_count:
+                    pair_count[pair] += c
+                    pair_words[pair].add(w)
+                else:
+                    pair_count[pair] = c
+                    pair_words[pair] = {w}
+                    first[pair] = w * self.width + i
+                    self.left_of.setdefault(pair[0], set()).add(pair)
+                    self.right_of.setdefault(pair[1], set()).add(pair)
+        self.heap: list = []
+        for pair in pair_count:
+            self._entry(pair, self.heap.append)
+        heapq.heapify(self.heap)
+
+    # ------------------------------------------------------------------ heap
+    def _entry(self, pair: tuple, put) -> None:
+        self.tick += 1
+        self.version[pair] = self.tick
+        p = self.pair_count[pair]
+        if p < self.min_frequency or p <= 0:
+            return
+        q = self.sym_freq[pair[0]] * self.sym_freq[pair[1]]
+        put((-p / q, _Score(p, q), self.first[pair], self.tick, pair))
+
+    def _push(self, pair: tuple) -> None:
+        self._entry(pair, lambda e: heapq.heappush(self.heap, e))
+
+    def _pop_valid(self):
+        heap, version = self.heap, self.version
+        while heap:
+            entry = heapq.heappop(heap)
+            if version.get(entry[4]) == entry[3]:
+                return entry
+        return None
+
+    def top(self, k: int) -> list[tuple]:
+        """The ``k`` best candidates, in selection order, without changing anything."""
+        got = []
+        while len(got) < k:
+            entry = self._pop_valid()
+            if entry is None:
+                break
+            got.append(entry)
+        for entry in got:
+            heapq.heappush(self.heap, entry)
+        sf = self.sym_freq
+        return [(e[4][0], e[4][1], e[1].p, sf[e[4][0]], sf[e[4][1]], e[1].p / e[1].q) for e in got]
+
+    # ------------------------------------------------------------------ merging
+    def merge_best(self) -> WordPieceStep | None:
+        entry = self._pop_valid()
+        if entry is None:
+            return None
+        a, b = pair = entry[4]
+        count = self.pair_count[pair]
+        fa, fb = self.sym_freq[a], self.sym_freq[b]
+        step = WordPieceStep(a, b, a + b[self.cut:] if b.startswith(self.prefix) else a + b,
+                             count / (fa * fb), count, fa, fb)
+        merged = step.merged
+        changed: set = set()
+        for w in sorted(self.pair_words[pair]):
+            self._merge_in_word(w, a, b, merged, changed)
+        for sym in (a, b, merged):
+            # Their frequencies changed, so every pair they take part in has a new score.
+            changed.update(self.left_of.get(sym, ()))
+            changed.update(self.right_of.get(sym, ()))
+        for p in changed:
+            if p in self.pair_count:
+                self._push(p)
+        return step
+
+    def _merge_in_word(self, w: int, a: str, b: str, merged: str, changed: set) -> None:
+        syms, offs, c = self.words[w], self.offs[w], self.counts[w]
+        new_syms, new_offs = [], []
+        i, n, hits = 0, len(syms), 0
+        while i < n:
+            if i + 1 < n and syms[i] == a and syms[i + 1] == b:
+                new_syms.append(merged)
+                new_offs.append(offs[i])
+                i += 2
+                hits += 1
+            else:
+                new_syms.append(syms[i])
+                new_offs.append(offs[i])
+                i += 1
+        if not hits:
+            return
+        sf = self.sym_freq
+        sf[a] -= hits * c
+        sf[b] -= hits * c
+        sf[merged] = sf.get(merged, 0) + hits * c
+        old = _pairs_of(syms, offs)
+        new = _pairs_of(new_syms, new_offs)
+        self.words[w], self.offs[w] = new_syms, new_offs
+        base = w * self.width
+        for pair in old.keys() | new.keys():
+            o, m = old.get(pair), new.get(pair)
+            if o == m:
+                continue
+            changed.add(pair)
+            delta = ((m[0] if m else 0) - (o[0] if o else 0)) * c
+            if o is None:
+                self._add_pair(pair, w, delta, base + m[1])
+                continue
+            self.pair_count[pair] += delta
+            if m is None:
+                self.pair_words[pair].discard(w)
+                if not self.pair_words[pair]:
+                    self._drop_pair(pair)
+                elif self.first[pair] // self.width == w:
+                    self.first[pair] = self._find_first(pair)
+            elif self.first[pair] // self.width == w:
+                self.first[pair] = base + m[1]
+
+    def _add_pair(self, pair: tuple, w: int, count: int, where: int) -> None:
+        if pair in self.pair_count:
+            self.pair_count[pair] += count
+            self.pair_words[pair].add(w)
+            if where < self.first[pair]:
+                self.first[pair] = where
+            return
+        self.pair_count[pair] = count
+        self.pair_words[pair] = {w}
+        self.first[pair] = where
+        self.left_of.setdefault(pair[0], set()).add(pair)
+        self.right_of.setdefault(pair[1], set()).add(pair)
+
+    def _drop_pair(self, pair: tuple) -> None:
+        del self.pair_count[pair], self.pair_words[pair], self.first[pair]
+        self.version.pop(pair, None)
+        self.left_of[pair[0]].discard(pair)
+        self.right_of[pair[1]].discard(pair)
+
+    def _find_first(self, pair: tuple) -> int:
+        w = min(self.pair_words[pair])
+        syms, offs = self.words[w], self.offs[w]
+        for i in range(len(syms) - 1):
+            if syms[i] == pair[0] and syms[i + 1] == pair[1]:
+                return w * self.width + offs[i]
+        raise RuntimeError(f"pair {pair!r} indexed in word {w} but absent")  # internal bug, not user input
+
+    def splits(self) -> dict[str, list[str]]:
+        """Each training word with its final symbols."""
+        return {k: list(s) for k, s in zip(self.keys, self.words)}
+
+
+def _pairs_of(syms: list[str], offs: list[int]) -> dict[tuple, list]:
+    """``{pair: [occurrences, offset of the first]}``. ``_pairs_of(["a", "##b"], [0, 1]) == {("a", "##b"): [1, 0]}``."""
+    out: dict[tuple, list] = {}
+    for i in range(len(syms) - 1):
+        pair = (syms[i], syms[i + 1])
+        got = out.get(pair)
+        if got is None:
+            out[pair] = [1, offs[i]]
+        else:
+            got[0] += 1
+    return out
+
+
+def _limit_alphabet(counts: dict[str, int], limit: int | None) -> tuple[dict[str, int], int]:
+    """Keep words whose characters are all among the ``limit`` most frequent; returns (words, skipped)."""
+    if limit is None:
+        return counts, 0
+    freq: dict[str, int] = {}
+    for word, c in counts.items():
+        for ch in word:
+            freq[ch] = freq.get(ch, 0) + c
+    order = {ch: i for i, ch in enumerate(freq)}
+    keep = set(sorted(freq, key=lambda ch: (-freq[ch], order[ch]))[:limit])
+    kept = {w: c for w, c in counts.items() if set(w) <= keep}
+    return kept, len(counts) - len(kept)
+
+
+def _build_tokenizer(vocab, specials, unk_token, prefix, normalizer, pre_tokenizer):
+    from ..added_tokens import AddedToken
+    from ..decoders import WordPiece as WordPieceDecoder
+    from ..models.wordpiece import WordPiece
+    from ..tokenizer import Tokenizer
+
+    if unk_token is None:
+        unk_token = "[UNK]"
+    return Tokenizer(
+        WordPiece(vocab, unk_token=unk_token, continuing_subword_prefix=prefix),
+        normalizer=normalizer,
+        pre_tokenizer=pre_tokenizer,
+        decoder=WordPieceDecoder(prefix=prefix, cleanup=True),
+        added_tokens=[AddedToken(s, vocab[s], special=True, normalized=False) for s in specials],
+        name="wordpiece",
+    )
