@@ -176,7 +176,7 @@ def naive_wordpiece(counts: dict[str, int], n_merges: int, min_frequency: int = 
     return steps, splits
 
 
-corpora = st.dictionaries(st.text("abcd", min_size=1, max_size=7), st.integers(1, 6), min_size=1, max_size=10)
+corpora = st.dictionaries(st.text("abcd#", min_size=1, max_size=7), st.integers(1, 6), min_size=1, max_size=10)
 
 
 @settings(max_examples=200, deadline=None)
