@@ -72,7 +72,8 @@ def _load_json(path: Path, options: dict):
     from ..io import read_json, tokenizer_from_dict
 
     data = read_json(path)
-    if isinstance(data, dict) and "model" not in data and data and all(isinstance(v, int) for v in data.values()):
+    # A token -> id map (GPT-2's vocab.json; it may even hold a token named "model").
+    if isinstance(data, dict) and data and all(isinstance(v, int) and not isinstance(v, bool) for v in data.values()):
         merges = path.parent / "merges.txt"
         if merges.is_file():
             from .gpt2_files import load_gpt2_files
