@@ -1,0 +1,327 @@
+"""``Unigram``: the SentencePiece unigram language model (Kudo 2018), as HF tokenizers runs it.
+
+A word is split into the pieces whose log-probabilities (the ``score`` of each vocabulary
+entry) sum highest: Viterbi over the lattice of every vocabulary piece found in the word.
+The details follow HF tokenizers (``models/unigram/model.rs``) and sentencepiece
+(``unigram_model.cc``) exactly:
+
+- a character position where no one-character piece starts gets an unknown node of one
+  character scored ``min_score - 10`` (``kUnkPenalty``), ``min_score`` over the whole vocabulary;
+- equal path scores go to the candidate that starts earliest;
+- neighbouring unknown nodes are fused into one token whose text is the unknown text itself
+  (HF's ``fuse_unk``); a token's id is then looked up by its text, the unknown id otherwise;
+- with ``byte_fallback`` an unknown token becomes its UTF-8 bytes as ``<0xNN>`` pieces when all
+  of them are in the vocabulary (tokcore reports each byte against its own character).
+
+Beyond plain encoding: ``nbest`` segmentations, ``sample`` (subword regularization, seeded),
+and ``explain`` (the lattice and best path as plain data for the app).
+
+Left out: training (``tokcore.trainers.unigram``) and sentencepiece's ``.model`` protobuf
+files (``tokcore.loaders``). Deviation: with ``byte_fallback`` and no ``unk_id`` an unknown
+character still falls back to bytes (HF raises there).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Iterable, Optional
+
+from ..components import Model, register
+from ..errors import ConfigurationError
+from .lattice import NEG_INF, Lattice
+
+UNK_PENALTY = 10.0  # sentencepiece's kUnkPenalty: unknown nodes score min_score - 10
+_CACHE_CAPACITY = 10_000
+_CACHE_MAX_CHARS = 256
+_MISSING = -2  # prefix map: a proper prefix of some piece, not a piece itself
+
+
+def byte_piece(b: int) -> str:
+    """The byte-fallback piece of byte ``b``. ``byte_piece(10) == "<0x0A>"``."""
+    return f"<0x{b:02X}>"
+
+
+@register("model")
+class Unigram(Model):
+    """Viterbi segmentation under piece log-probabilities.
+
+    ``Unigram([("<unk>", 0.0), ("a", -1.0), ("ab", -1.5), ("b", -1.0)], unk_id=0).tokenize("ab")``
+    is ``[(2, "ab", 0, 2)]`` (one piece at -1.5 beats two at -2.0).
+    """
+
+    def __init__(self, vocab: Iterable[tuple[str, float]], *, unk_id: Optional[int] = None, byte_fallback: bool = False):
+        entries = []
+        for i, item in enumerate(vocab):
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise ConfigurationError(f"Unigram vocab entry {i} must be a (piece, score) pair, got {item!r}")
+            piece, score = item
+            if not isinstance(piece, str) or isinstance(score, bool) or not isinstance(score, (int, float)):
+                raise ConfigurationError(f"Unigram vocab entry {i} must be (str, float), got {item!r}")
+            entries.append((piece, float(score)))
+        if unk_id is not None:
+            if isinstance(unk_id, bool) or not isinstance(unk_id, int):
+                raise ConfigurationError(f"unk_id must be an int or None, got {unk_id!r}")
+            if not entries:
+                raise ConfigurationError("the vocabulary is empty but unk_id is set; add the unknown piece (e.g. '<unk>')")
+            if not 0 <= unk_id < len(entries):
+                raise ConfigurationError(f"unk_id {unk_id} is outside the vocabulary of {len(entries)} pieces")
+        self.vocab: list[tuple[str, float]] = entries
+        self.unk_id = unk_id
+        self.byte_fallback = bool(byte_fallback)
+        self.unk_token = entries[unk_id][0] if unk_id is not None else None
+        # As HF: a duplicated piece maps to its last id; min_score spans the whole vocabulary.
+        self._ids = {piece: i for i, (piece, _) in enumerate(entries)}
+        self.min_score = min((s for _, s in entries if not math.isnan(s)), default=0.0)
+        self.unk_score = self.min_score - UNK_PENALTY
+        self._unk_marker = unk_id if unk_id is not None else -1
+        self._prefixes: Optional[dict[str, int]] = None
+        self._cache: dict[str, list] = {}
+
+    # ------------------------------------------------------------------ vocabulary
+    def token_to_id(self, token: str) -> int | None:
+        return self._ids.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self.vocab[id][0] if isinstance(id, int) and 0 <= id < len(self.vocab) else None
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._ids)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def score(self, piece: str) -> float | None:
+        """Log-probability of ``piece``, or ``None`` when it is not in the vocabulary."""
+        id_ = self._ids.get(piece)
+        return None if id_ is None else self.vocab[id_][1]
+
+    def _prefix_map(self) -> dict[str, int]:
+        # Every prefix of every piece -> its id when it is a piece, else _MISSING. Scanning a
+        # word stops at the first substring that is no prefix: a trie walk made of dict lookups.
+        if self._prefixes is None:
+            pref: dict[str, int] = {}
+            for piece in self._ids:
+                for k in range(1, len(piece)):
+                    pref.setdefault(piece[:k], _MISSING)
+            for piece, id_ in self._ids.items():
+                if piece:
+                    pref[piece] = id_
+            self._prefixes = pref
+        return self._prefixes
+
+    def _matches(self, text: str, start: int, pref: dict[str, int]):
+        """(stop, id) of every piece starting at ``start``, shortest first."""
+        n = len(text)
+        stop = start + 1
+        while stop <= n:
+            id_ = pref.get(text[start:stop])
+            if id_ is None:
+                return
+            if id_ >= 0:
+                yield stop, id_
+            stop += 1
+
+    # ------------------------------------------------------------------ encoding
+    def tokenize(self, text: str):
+        """Viterbi tokens ``(id, token, start, stop)`` in characters of ``text`` (cached per word)."""
+        if not text:
+            return []
+        hit = self._cache.get(text)
+        if hit is not None:
+            return list(hit)
+        out = self._emit(text, self._viterbi_segments(text))
+        if len(text) < _CACHE_MAX_CHARS and len(self._cache) < _CACHE_CAPACITY:
+            self._cache[text] = out
+        return list(out)
+
+    def _viterbi_segments(self, text: str) -> list[tuple[int, int, int]]:
+        # HF's encode_optimized: one best (score, start, id) per end position, filled left to
+        # right; a later candidate replaces only a strictly better one (earliest start wins ties).
+        pref = self._prefix_map()
+        vocab = self.vocab
+        n = len(text)
+        best = [0.0] * (n + 1)
+        from_ = [-1] * (n + 1)
+        ids = [0] * (n + 1)
+        unk_marker, unk_score = self._unk_marker, self.unk_score
+        for start in range(n):
+            base = best[start]
+            single = False
+            stop = start + 1
+            while stop <= n:
+                id_ = pref.get(text[start:stop])
+                if id_ is None:
+                    break
+                if id_ >= 0:
+                    cand = vocab[id_][1] + base
+                    if from_[stop] < 0 or cand > best[stop]:
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
+                    if stop == start + 1:
+                        single = True
+                stop += 1
+            if not single:
+                cand = unk_score + base
+                if from_[start + 1] < 0 or cand > best[start + 1]:
+                    best[start + 1], from_[start + 1], ids[start + 1] = cand, start, unk_marker
+        segs = []
+        stop = n
+        while stop > 0:
+            start = from_[stop]
+            segs.append((start, stop, ids[stop]))
+            stop = start
+        segs.reverse()
+        return segs
+
+    def _emit(self, text: str, segs) -> list:
+        """Model tokens of ``(start, stop, id)`` segments: unknowns fused, ids by text, bytes on fallback."""
+        out: list = []
+        marker = self._unk_marker
+        run_start = -1
+        for start, stop, id_ in segs:
+            if id_ == marker:
+                if run_start < 0:
+                    run_start = start
+                continue
+            if run_start >= 0:
+                self._emit_unknown(text, run_start, start, out)
+                run_start = -1
+            out.append((self._ids[text[start:stop]], text[start:stop], start, stop))
+        if run_start >= 0:
+            self._emit_unknown(text, run_start, len(text), out)
+        return out
+
+    def _emit_unknown(self, text: str, start: int, stop: int, out: list) -> None:
+        piece = text[start:stop]
+        id_ = self._ids.get(piece)
+        if id_ is not None:
+            out.append((id_, piece, start, stop))
+            return
+        if self.byte_fallback:
+            byte_tokens = []
+            for c in range(start, stop):
+                data = text[c].encode("utf-8", "surrogatepass")
+                for k, b in enumerate(data):
+                    bid = self._ids.get(byte_piece(b))
+                    if bid is None:
+                        break
+                    byte_tokens.append((bid, byte_piece(b), c, c + 1, (k, len(data))))
+                else:
+                    continue
+                break
+            else:
+                out.extend(byte_tokens)
+                return
+        if self.unk_id is None:
+            raise ConfigurationError(
+                f"{piece!r} has no piece in the Unigram vocabulary and the model has no unk_id"
+                + (" (and some of its <0xNN> byte pieces are missing)" if self.byte_fallback else "")
+                + "; set unk_id to the unknown piece's id"
+            )
+        out.append((self.unk_id, piece, start, stop))
+
+    # ------------------------------------------------------------------ lattice views
+    def lattice(self, text: str) -> Lattice:
+        """Every candidate piece of ``text`` (unknown nodes included), as sentencepiece builds it."""
+        lat = Lattice(text)
+        pref = self._prefix_map()
+        for start in range(len(text)):
+            single = False
+            for stop, id_ in self._matches(text, start, pref):
+                lat.insert(start, stop, id_, self.vocab[id_][1])
+                single = single or stop == start + 1
+            if not single:
+                lat.insert(start, start + 1, self._unk_marker, self.unk_score, unknown=True)
+        return lat
+
+    def _path_tokens(self, lat: Lattice, path) -> list:
+        return self._emit(lat.text, [(lat.starts[k], lat.stops[k], lat.ids[k]) for k in path])
+
+    def nbest(self, text: str, n: int) -> list[tuple[list, float]]:
+        """The ``n`` best segmentations as ``(tokens, score)``, best first; tokens as ``tokenize``."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ConfigurationError(f"n must be an int, got {n!r}")
+        if not text:
+            return [([], 0.0)] if n > 0 else []
+        lat = self.lattice(text)
+        return [(self._path_tokens(lat, path), score) for path, score in lat.nbest(n)]
+
+    def sample(self, text: str, *, alpha: float, nbest_size: int = -1, seed: int | random.Random | None = None) -> list:
+        """One segmentation drawn for subword regularization, tokens as ``tokenize``.
+
+        As sentencepiece's ``SampleEncode``: ``nbest_size < 0`` samples from all segmentations
+        with probability proportional to ``P(x) ** alpha`` (forward filtering, backward
+        sampling); ``0`` or ``1`` is plain Viterbi; ``> 1`` draws among the n best.
+        ``seed`` (an int or a ``random.Random``) makes the draw reproducible.
+        """
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or math.isnan(alpha):
+            raise ConfigurationError(f"alpha must be a number, got {alpha!r}")
+        if isinstance(nbest_size, bool) or not isinstance(nbest_size, int):
+            raise ConfigurationError(f"nbest_size must be an int, got {nbest_size!r}")
+        if not text:
+            return []
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        if nbest_size in (0, 1):
+            return self.tokenize(text)
+        lat = self.lattice(text)
+        if nbest_size < 0:
+            return self._path_tokens(lat, lat.sample(float(alpha), rng))
+        found = lat.nbest(nbest_size)
+        logits = [alpha * score for _, score in found]
+        top = max(logits)
+        weights = [math.exp(v - top) for v in logits]
+        return self._path_tokens(lat, rng.choices([p for p, _ in found], weights=weights)[0])
+
+    def explain(self, word: str) -> dict[str, Any]:
+        """The lattice of ``word`` and its best path, as plain data for "why this split?".
+
+        ``nodes``: every candidate ``{"start", "stop", "piece", "id", "score", "unknown"}``
+        (character positions, score = log-probability; unknown nodes have ``id`` = unk id or -1);
+        ``best``: per end position the best path score and the node that ends it;
+        ``path``: node indices of the best path; ``score``: its total; ``tokens``: as ``tokenize``.
+        """
+        lat = self.lattice(word)
+        path, score = lat.viterbi()
+        nodes = [
+            {
+                "start": lat.starts[k],
+                "stop": lat.stops[k],
+                "piece": lat.piece(k),
+                "id": lat.ids[k],
+                "score": lat.scores[k],
+                "unknown": k in lat.unknown,
+            }
+            for k in range(len(lat.ids))
+        ]
+        bt, _prev = lat.prefix_scores() if word else ([], [])
+        best = []
+        for pos in range(1, len(word) + 1):
+            cands = [k for k in lat.end[pos] if bt[k] != NEG_INF]
+            top = max(cands, key=lambda k: bt[k], default=None)  # max keeps the first of equals
+            best.append({"stop": pos, "score": bt[top] if top is not None else NEG_INF, "node": top})
+        return {
+            "text": word,
+            "unk_score": self.unk_score,
+            "nodes": nodes,
+            "best": best,
+            "path": path,
+            "score": score,
+            "tokens": self.tokenize(word),
+        }
+
+    # ------------------------------------------------------------------ serialization
+    def to_dict(self) -> dict:
+        return {
+            "type": "Unigram",
+            "unk_id": self.unk_id,
+            "vocab": [[p, s] for p, s in self.vocab],
+            "byte_fallback": self.byte_fallback,
+        }
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        vocab = data["vocab"]
+        if not isinstance(vocab, list):
+            raise ValueError("'vocab' must be a list of [piece, score] pairs")
+        return cls([tuple(x) if isinstance(x, list) else x for x in vocab], unk_id=data.get("unk_id"), byte_fallback=bool(data.get("byte_fallback", False)))
