@@ -3,7 +3,8 @@
 from .bpe import BPE
 from .byte_model import ByteModel
 from .char_level import CharLevel
+from .unigram import Unigram
 from .word_level import WordLevel
 from .wordpiece import WordPiece
 
-__all__ = ["BPE", "ByteModel", "CharLevel", "WordLevel", "WordPiece"]
+__all__ = ["BPE", "ByteModel", "CharLevel", "Unigram", "WordLevel", "WordPiece"]
