@@ -18,17 +18,29 @@ models (no charsmap compiled), and user-defined symbols' exact interplay with no
 
 from __future__ import annotations
 
-import base64
-
 from ..added_tokens import AddedToken
 from ..components import Normalizer, build, register
 from ..models.unigram import Unigram
 from ..normalizers import Sequence as NormalizerSequence
 from ..normalized import NormalizedString
+from ..precompiled import Precompiled
 from .rank_bpe import RankBPE
 from .sentencepiece_model import BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, SpModel
 
 SPACE_SYMBOL = "\u2581"
+
+
+def sentencepiece_alignment(ns: NormalizedString, end: int) -> NormalizedString:
+    """Re-align as sentencepiece does: character i covers ``[start_i, start_{i+1})`` of the original.
+
+    sentencepiece keeps one original position per normalized byte, so a token spans from its
+    first character's source start to the next token's: removed text (collapsed spaces, deleted
+    controls) goes to the token before it, and a token ending inside an expansion (``"ﬁ"`` ->
+    ``"fi"``) covers nothing of it but its last character. ``end`` closes the last character.
+    """
+    starts = [a for a, _ in ns.alignments()]
+    ends = starts[1:] + [end]
+    return NormalizedString(ns.original, ns.normalized, starts, [max(a, b) for a, b in zip(starts, ends)])
 
 
 @register("normalizer")
@@ -73,6 +85,7 @@ class SentencePieceWhitespace(Normalizer):
             else:
                 out.append((ch, i, i + 1))
                 prev_space = False
+        trimmed_from = None
         if self.remove_extra_whitespaces:
             # Drop trailing space symbols (sentencepiece also drops a literal trailing "▁").
             for k in range(len(out) - 1, -1, -1):
@@ -80,9 +93,14 @@ class SentencePieceWhitespace(Normalizer):
                 if t and t != space:
                     break
                 out[k] = ("", s, e)
+                trimmed_from = s
         if dummy and self.treat_whitespace_as_suffix:
             out.append((SPACE_SYMBOL, n, n))
-        return ns.rebuild(out)
+        result = ns.rebuild(out)
+        if not result.normalized:
+            return result
+        end = len(ns.original) if trimmed_from is None else ns.original_position(trimmed_from)
+        return sentencepiece_alignment(result, end)
 
     def to_dict(self) -> dict:
         return {"type": "SentencePieceWhitespace", "add_dummy_prefix": self.add_dummy_prefix,
@@ -186,8 +204,7 @@ def build_sentencepiece_tokenizer(sp: SpModel, *, name: str = ""):
         model = _bpe_model(sp, unk_id)
     normalizers = []
     if ns.precompiled_charsmap:
-        normalizers.append(build("normalizer", {"type": "Precompiled",
-                                                "precompiled_charsmap": base64.b64encode(ns.precompiled_charsmap).decode("ascii")}))
+        normalizers.append(Precompiled(ns.precompiled_charsmap, sentencepiece_semantics=True))
     normalizers.append(SentencePieceWhitespace(
         add_dummy_prefix=ns.add_dummy_prefix, remove_extra_whitespaces=ns.remove_extra_whitespaces,
         escape_whitespaces=ns.escape_whitespaces, treat_whitespace_as_suffix=ts.treat_whitespace_as_suffix))
