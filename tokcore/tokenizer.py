@@ -266,7 +266,9 @@ class Tokenizer:
             if second is not None:
                 enc_b, ns_b = self._encode_sequence(second, assume_normalized=assume_normalized, split_special=split_special_tokens, seq=1)
             n_added = self._added_count(enc_b is not None) if add_special_tokens else 0
-            enc = _trunc.truncate_and_process(enc_a, enc_b, trunc, n_added, self._post_process, add_special_tokens)
+            enc = _trunc.truncate_and_process(
+                enc_a, enc_b, trunc, n_added, self._post_process, add_special_tokens, n_added_single=self._added_count(False)
+            )
             built.append((enc, ns_a, ns_b, first, second))
         _trunc.pad_encodings([b[0] for b in built], pad)
         return [
@@ -287,7 +289,7 @@ class Tokenizer:
         offsets = original = None
         if return_offsets:
             offsets = [contract_span(s) for s in enc.spans]
-            mappers = {0: _OriginalMapper(ns_a), 1: _OriginalMapper(ns_b) if ns_b is not None else None}
+            mappers = {0: OriginalMapper(ns_a), 1: OriginalMapper(ns_b) if ns_b is not None else None}
             original = []
             for span, seq in zip(enc.spans, enc.sequence_ids):
                 mapper = mappers.get(seq if seq is not None else 0)
@@ -411,7 +413,7 @@ def _byte_fallback_span(bounds: Sequence[int], char: int, sub: tuple[int, int]) 
     return (start, stop) if k == n - 1 else (start, start)
 
 
-class _OriginalMapper:
+class OriginalMapper:
     """Maps 0-based byte spans of the tokenization text to contract spans of the raw input."""
 
     def __init__(self, ns: NormalizedString):
