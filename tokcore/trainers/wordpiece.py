@@ -19,6 +19,7 @@ Left out: the model itself (``tokcore.models.wordpiece``) and BPE-style WordPiec
 from __future__ import annotations
 
 import heapq
+from functools import partial
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
@@ -39,23 +40,6 @@ class WordPieceStep:
     count: int
     left_frequency: int = 0
     right_frequency: int = 0
-
-
-class _Score:
-    """Exact ``p / q`` that sorts higher scores first; only compared when the float scores tie."""
-
-    __slots__ = ("p", "q")
-
-    def __init__(self, p: int, q: int):
-        self.p, self.q = p, q
-
-    def __eq__(self, other) -> bool:
-        return self.p * other.q == other.p * self.q
-
-    def __lt__(self, other) -> bool:
-        return self.p * other.q > other.p * self.q
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def initial_split(word: str, prefix: str = "##") -> list[str]:
@@ -178,29 +162,34 @@ class _Merger:
                     first[pair] = w * self.width + i
                     self.left_of.setdefault(pair[0], set()).add(pair)
                     self.right_of.setdefault(pair[1], set()).add(pair)
+        # Heap key: floor(score * 2**shift), negated. With every f <= total, two different scores
+        # p1/q1 != p2/q2 differ by at least 1/(q1*q2) >= 2**-shift, so the key is exact (no
+        # float rounding can merge them) and compares as a plain int.
+        self.shift = 4 * max(1, sum(sym_freq.values())).bit_length()
         self.heap: list = []
-        for pair in pair_count:
-            self._entry(pair, self.heap.append)
+        self._score(pair_count, self.heap.append)
         heapq.heapify(self.heap)
 
     # ------------------------------------------------------------------ heap
-    def _entry(self, pair: tuple, put) -> None:
-        self.tick += 1
-        self.version[pair] = self.tick
-        p = self.pair_count[pair]
-        if p < self.min_frequency or p <= 0:
-            return
-        q = self.sym_freq[pair[0]] * self.sym_freq[pair[1]]
-        put((-p / q, _Score(p, q), self.first[pair], self.tick, pair))
-
-    def _push(self, pair: tuple) -> None:
-        self._entry(pair, lambda e: heapq.heappush(self.heap, e))
+    def _score(self, pairs, put) -> None:
+        """(Re)score ``pairs``: a fresh heap entry each, older entries of them become stale."""
+        pair_count, sf, first, version = self.pair_count, self.sym_freq, self.first, self.version
+        tick, min_frequency, shift = self.tick, max(1, self.min_frequency), self.shift
+        for pair in pairs:
+            p = pair_count.get(pair)
+            if p is None:
+                continue
+            tick += 1
+            version[pair] = tick
+            if p >= min_frequency:
+                put((-((p << shift) // (sf[pair[0]] * sf[pair[1]])), first[pair], tick, pair))
+        self.tick = tick
 
     def _pop_valid(self):
         heap, version = self.heap, self.version
         while heap:
             entry = heapq.heappop(heap)
-            if version.get(entry[4]) == entry[3]:
+            if version.get(entry[3]) == entry[2]:
                 return entry
         return None
 
@@ -214,15 +203,19 @@ class _Merger:
             got.append(entry)
         for entry in got:
             heapq.heappush(self.heap, entry)
-        sf = self.sym_freq
-        return [(e[4][0], e[4][1], e[1].p, sf[e[4][0]], sf[e[4][1]], e[1].p / e[1].q) for e in got]
+        sf, pc = self.sym_freq, self.pair_count
+        rows = []
+        for _, _, _, (a, b) in got:
+            p, fa, fb = pc[(a, b)], sf[a], sf[b]
+            rows.append((a, b, p, fa, fb, p / (fa * fb)))
+        return rows
 
     # ------------------------------------------------------------------ merging
     def merge_best(self) -> WordPieceStep | None:
         entry = self._pop_valid()
         if entry is None:
             return None
-        a, b = pair = entry[4]
+        a, b = pair = entry[3]
         count = self.pair_count[pair]
         fa, fb = self.sym_freq[a], self.sym_freq[b]
         step = WordPieceStep(a, b, a + b[self.cut:] if b.startswith(self.prefix) else a + b,
@@ -235,9 +228,7 @@ class _Merger:
             # Their frequencies changed, so every pair they take part in has a new score.
             changed.update(self.left_of.get(sym, ()))
             changed.update(self.right_of.get(sym, ()))
-        for p in changed:
-            if p in self.pair_count:
-                self._push(p)
+        self._score(changed, partial(heapq.heappush, self.heap))
         return step
 
     def _merge_in_word(self, w: int, a: str, b: str, merged: str, changed: set) -> None:
