@@ -58,6 +58,7 @@ def test_classic_course_corpus_merges_and_scores():
     assert result.details["alphabet"] == alphabet
     assert list(vocab) == SPECIALS + alphabet + [t[2] for t in TOY_STEPS]
     assert list(vocab.values()) == list(range(21))
+    assert result.details["word_counts"] == TOY
     assert result.details["splits"] == {"hug": ["hug"], "pug": ["pug"], "pun": ["pun"], "bun": ["bun"], "hugs": ["hugs"]}
 
 

@@ -70,7 +70,9 @@ def train_wordpiece(
     ``unk_token`` goes first among the special tokens when it is not listed; the model's unknown token
     is ``unk_token`` or ``"[UNK]"``. ``top_candidates=k`` records, per step, the ``k`` best
     candidates (in selection order) as ``(left, right, count, left_frequency,
-    right_frequency, score)`` in ``details["candidates"]``.
+    right_frequency, score)`` in ``details["candidates"]``. ``details`` also holds the
+    ``alphabet``, the ``word_counts`` trained on, each word's final ``splits`` and the number of
+    ``skipped_words``.
     The tokenizer: ``WordPiece`` model, the given normalizer, the pre-tokenizer (default
     ``Whitespace``) and a ``WordPiece`` decoder.
     """
@@ -89,6 +91,7 @@ def train_wordpiece(
         pre_tokenizer = Whitespace()
     counts = count_words(corpus, normalizer=normalizer, pre_tokenizer=pre_tokenizer)
     report(progress, 0, 1, "words counted")
+    word_counts = counts
     counts, skipped = _limit_alphabet(counts, limit_alphabet)
     state = _Merger(counts, continuing_subword_prefix, min_frequency)
     alphabet = sorted(state.sym_freq)
@@ -119,6 +122,7 @@ def train_wordpiece(
     details = {
         "alphabet": alphabet,
         "skipped_words": skipped,
+        "word_counts": word_counts,
         "splits": state.splits(),
         "candidates": candidates if top_candidates else None,
     }
