@@ -92,7 +92,11 @@ def test_score_table_candidates():
         ("p", "##u", 17, 17, 36, 1 / 36),
         ("##u", "##n", 16, 36, 16, 1 / 36),
     ]
-    assert train_wordpiece(TOY, 100).details["candidates"] is None
+    assert train_wordpiece(TOY, 100, top_candidates=0).details["candidates"] is None
+    auto = train_wordpiece(TOY, 100).details  # "auto": 10 per step on a small corpus
+    assert [rows[:4] for rows in auto["candidates"]] == [rows[:4] for rows in table]
+    assert auto["stop_reason"] == "no pair left"
+    assert train_wordpiece(TOY, 15).details["stop_reason"] == "vocab_size reached"
 
 
 def test_options():
@@ -126,6 +130,8 @@ def test_bad_arguments():
         train_wordpiece(TOY, 10, min_frequency=-1)
     with pytest.raises(ConfigurationError):
         train_wordpiece({"hug": -1}, 10)
+    with pytest.raises(ConfigurationError):
+        train_wordpiece(TOY, 10, top_candidates="all")
 
 
 def test_text_corpus_uses_whitespace_pre_tokenizer_and_decoder():

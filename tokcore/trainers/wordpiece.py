@@ -28,6 +28,8 @@ from ..errors import ConfigurationError, WrongTypeError
 from .base import Progress, TrainResult, check_vocab_size, count_words, report
 from .char import special_token_list
 
+AUTO_CANDIDATES_MAX_WORDS = 2_000  # top_candidates="auto" records 10 candidates per step up to this many words
+
 
 @dataclass(frozen=True)
 class WordPieceStep:
@@ -59,7 +61,7 @@ def train_wordpiece(
     pre_tokenizer: Optional[PreTokenizer] = None,
     normalizer: Optional[Normalizer] = None,
     progress: Optional[Progress] = None,
-    top_candidates: int = 0,
+    top_candidates: int | str | None = "auto",
 ) -> TrainResult:
     """Learn a WordPiece vocabulary with the likelihood score (not HF's BPE-based trainer).
 
@@ -70,7 +72,8 @@ def train_wordpiece(
     ``unk_token`` goes first among the special tokens when it is not listed; the model's unknown token
     is ``unk_token`` or ``"[UNK]"``. ``top_candidates=k`` records, per step, the ``k`` best
     candidates (in selection order) as ``(left, right, count, left_frequency,
-    right_frequency, score)`` in ``details["candidates"]``. ``details`` also holds the
+    right_frequency, score)`` in ``details["candidates"]``; ``"auto"`` (the default) means 10
+    for at most 2,000 distinct words, else none (as ``train_bpe``'s ``record_top_pairs``). ``details`` also holds the
     ``alphabet``, the ``word_counts`` trained on, each word's final ``splits`` and the number of
     ``skipped_words``.
     The tokenizer: ``WordPiece`` model, the given normalizer, the pre-tokenizer (default
@@ -78,9 +81,12 @@ def train_wordpiece(
     """
     specials = special_token_list(special_tokens, unk_token)
     check_vocab_size(vocab_size)
-    for name, value in (("min_frequency", min_frequency), ("top_candidates", top_candidates)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ConfigurationError(f"{name} must be a non-negative int, got {value!r}")
+    if isinstance(min_frequency, bool) or not isinstance(min_frequency, int) or min_frequency < 0:
+        raise ConfigurationError(f"min_frequency must be a non-negative int, got {min_frequency!r}")
+    if top_candidates is not None and top_candidates != "auto" and (
+        isinstance(top_candidates, bool) or not isinstance(top_candidates, int) or top_candidates < 0
+    ):
+        raise ConfigurationError(f"top_candidates must be a non-negative int, 'auto' or None, got {top_candidates!r}")
     if limit_alphabet is not None and (isinstance(limit_alphabet, bool) or not isinstance(limit_alphabet, int) or limit_alphabet < 0):
         raise ConfigurationError(f"limit_alphabet must be a non-negative int or None, got {limit_alphabet!r}")
     if not isinstance(continuing_subword_prefix, str):
@@ -92,6 +98,9 @@ def train_wordpiece(
     counts = count_words(corpus, normalizer=normalizer, pre_tokenizer=pre_tokenizer)
     report(progress, 0, 1, "words counted")
     word_counts = counts
+    if top_candidates == "auto":
+        top_candidates = 10 if len(counts) <= AUTO_CANDIDATES_MAX_WORDS else 0
+    top_candidates = top_candidates or 0
     counts, skipped = _limit_alphabet(counts, limit_alphabet)
     state = _Merger(counts, continuing_subword_prefix, min_frequency)
     alphabet = sorted(state.sym_freq)
@@ -102,16 +111,15 @@ def train_wordpiece(
     candidates: list[list[tuple]] = []
     target = max(0, vocab_size - len(vocab))
     every = max(1, target // 100)
+    stop_reason = "vocab_size reached"
     while len(vocab) < vocab_size:
         if top_candidates:
-            top = state.top(top_candidates)
-            if not top:
-                break
-            candidates.append(top)
+            candidates.append(state.top(top_candidates))
         step = state.merge_best()
         if step is None:
             if top_candidates:
-                candidates.pop()
+                candidates.pop()  # the empty table of the step that did not happen
+            stop_reason = "no pair left" if min_frequency <= 1 else f"no pair seen {min_frequency} times or more"
             break
         steps.append(step)
         vocab.setdefault(step.merged, len(vocab))
@@ -125,6 +133,7 @@ def train_wordpiece(
         "word_counts": word_counts,
         "splits": state.splits(),
         "candidates": candidates if top_candidates else None,
+        "stop_reason": stop_reason,
     }
     return TrainResult(tokenizer, steps, details)
 
