@@ -111,8 +111,8 @@ class SentencePieceWhitespace(Normalizer):
         # HF has no such normalizer; regex replacements give the same text.
         steps = []
         if self.remove_extra_whitespaces:
-            tail = "[ \u2581]+$" if self.escape_whitespaces else " +$"
-            steps += [{"type": "Replace", "pattern": {"Regex": f"^ +|{tail}"}, "content": ""},
+            tail = "[ \u2581]+\\z" if self.escape_whitespaces else " +\\z"
+            steps += [{"type": "Replace", "pattern": {"Regex": f"\\A +|{tail}"}, "content": ""},
                       {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]
         if self.escape_whitespaces:
             steps.append({"type": "Replace", "pattern": {"String": " "}, "content": SPACE_SYMBOL})
