@@ -1,7 +1,10 @@
 """Parity with HF ``tokenizers`` on every reference tokenizer.json, vocab.txt and vocab.json + merges.txt.
 
 Same file, same text: ids, tokens, special-tokens mask (with the contract's one deliberate
-difference: a special added token matched in the text is marked 1, HF marks it 0), attention mask, type ids and offsets
+difference: a special added token matched in the text is marked 1, HF marks it 0; and a token
+made only of inserted text, like a prepended ``▁``, has an empty span where HF lends it the next
+character's; and a token's span that goes on over combining marks folded into its last character,
+where HF's stops before them), attention mask, type ids and offsets
 (tokcore's ``original_offsets`` turned into 0-based characters, the sentinel into HF's (0, 0))
 must be identical, overflowing windows included. Texts: ``parity_samples.parity_texts``.
 Known differences live in ``ALLOWED`` with their reason; anything else fails.
@@ -10,6 +13,7 @@ Known differences live in ``ALLOWED`` with their reason; anything else fails.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 
 import pytest
@@ -21,8 +25,14 @@ from tokcore.errors import TokenizerFileError
 
 tokenizers = pytest.importorskip("tokenizers")
 
-# (case, sample id) -> reason. Empty: every sample matches.
+# (case, sample id) -> reason. Everything else must match exactly (up to the two rules below).
 ALLOWED: dict[tuple[str, str], str] = {}
+# Combining marks that normalization folded into a character (NFKC composition) or removed
+# (accent stripping) at the end of a token: tokcore's span covers them (they are part of the
+# source of that token's last character), HF's stops before them.
+# Tokens made only of inserted text (Prepend/Metaspace's "▁" with no source character): the
+# contract gives them an empty span where they were inserted; HF lends them the next character's span.
+INSERTED_ONLY = {"\u2581"}
 
 CASES = {
     # case -> (path parts for tokcore.load, path parts of the HF oracle file, oracle without truncation/padding)
@@ -80,6 +90,13 @@ def compare(tok, oracle, texts) -> dict[str, list[str]]:
     for (sid, text), enc in zip(texts, encs):
         want = hf_view(enc, text, special)
         got = tokcore_view(tok.encode_result(text, return_offsets=True, return_masks=True), text)
+        for i, tok_text in enumerate(want["tokens"]):
+            g, w = got["offsets"][i], want["offsets"][i]
+            if tok_text in INSERTED_ONLY and g[0] == g[1] == w[0] and g != w:
+                got["offsets"][i] = w
+            elif g != w and g[0] == w[0] and g[1] > w[1] and all(
+                    unicodedata.category(c).startswith("M") for c in text[w[1]:g[1]]):
+                got["offsets"][i] = w
         bad = [k for k in want if want[k] != got[k]]
         if bad:
             diffs[sid] = bad
