@@ -45,6 +45,7 @@ def registered(stage: str) -> dict[str, type]:
 def _ensure_loaded() -> None:
     # Importing the stage modules fills the registry; done lazily to avoid import cycles.
     from . import decoders, lexnorm, models, normalizers, post_processors, pre_tokenizers  # noqa: F401
+    from . import loaders  # noqa: F401  (RankBPE, SentencePieceUnigram, SentencePieceWhitespace)
 
 
 def build(stage: str, data: Any, *, source: object = "<dict>", where: str = "") -> Any:
