@@ -183,3 +183,20 @@ def test_hub_names_need_the_cache(monkeypatch, tmp_path):
         load_path(__import__("pathlib").Path("hf:some-owner/some-model-that-is-not-cached"))
     with pytest.raises(TokenizerFileError, match="no repository name"):
         load_path(__import__("pathlib").Path("hf:"))
+
+
+def test_saved_tokcore_only_types_load_in_a_fresh_process(tmp_path):
+    """RankBPE / SentencePieceUnigram / SentencePieceWhitespace load through Tokenizer.from_dict alone."""
+    import subprocess
+    import sys
+
+    import tokcore
+
+    saved = tmp_path / "sp.json"
+    tokcore.load(require_shared("reference", "sentencepiece", "botchan_en_unigram_1000.model")).save(saved)
+    code = ("import json, sys; from tokcore.tokenizer import Tokenizer; "
+            "t = Tokenizer.from_dict(json.load(open(sys.argv[1], encoding='utf-8'))); print(t.encode('Hello there'))")
+    root = str(__import__("pathlib").Path(__file__).resolve().parent.parent)
+    out = subprocess.run([sys.executable, "-c", code, str(saved)], capture_output=True, text=True, cwd=root, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(tokcore.load(saved).encode("Hello there"))
