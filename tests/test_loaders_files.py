@@ -200,3 +200,40 @@ def test_saved_tokcore_only_types_load_in_a_fresh_process(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(saved)], capture_output=True, text=True, cwd=root, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(tokcore.load(saved).encode("Hello there"))
+
+
+def _naive_rank_merge(symbols, ranks):
+    # tiktoken's definition, quadratic: merge the lowest-ranked adjacent pair, leftmost on ties.
+    parts = list(symbols)
+    while True:
+        best = None
+        for i in range(len(parts) - 1):
+            r = ranks.get(parts[i] + parts[i + 1])
+            if r is not None and (best is None or r < best[0]):
+                best = (r, i)
+        if best is None:
+            return parts
+        i = best[1]
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+
+
+def test_rank_merge_equals_the_quadratic_definition():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from tokcore.loaders.rank_bpe import RankBPE, rank_merge
+
+    ranks = {"ab": 0, "ba": 1, "aa": 2, "abab": 3, "bb": 4, "aab": 5, "bab": 6, "ababa": 7}
+    vocab = {"a": 100, "b": 101, **ranks}
+    model = RankBPE(vocab, ranks=ranks)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet="ab", max_size=40))
+    def check(word):
+        assert rank_merge(list(word), ranks.get) == _naive_rank_merge(word, ranks)
+        toks = model.tokenize(word)
+        assert "".join(t[1] for t in toks) == word
+        assert [(t[2], t[3]) for t in toks] == [(sum(len(x[1]) for x in toks[:k]), sum(len(x[1]) for x in toks[:k + 1]))
+                                                for k in range(len(toks))]
+
+    check()
