@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from .encoding import Encoding
+from .encoding_merge import finalize_sequence_ids, shift_ranges
 from .errors import ConfigurationError
 
 STRATEGIES = {"longest_first": "LongestFirst", "only_first": "OnlyFirst", "only_second": "OnlySecond"}
@@ -149,19 +150,25 @@ def _default_pad_token(tokenizer) -> str | None:
 
 
 def truncate_encoding(enc: Encoding, max_len: int, stride: int, direction: str) -> None:
-    """Keep ``max_len`` tokens, moving the rest into ``enc.overflowing`` windows that overlap by ``stride``."""
+    """HF's ``Encoding::truncate``: keep ``max_len`` tokens; the rest go to ``enc.overflowing``.
+
+    Windows of ``max_len`` tokens overlap by ``stride``; ``direction="Left"`` keeps the end and
+    walks backwards. With 5 tokens, ``max_len=2``, ``stride=1``, right: kept 0..2, windows
+    1..3, 2..4, 3..5.
+    """
     n = len(enc)
     if max_len >= n:
         return
     if max_len == 0:
         whole = enc.slice(0, n)
-        _clear(enc)
+        whole.overflowing = enc.overflowing
+        _replace(enc, Encoding())
         enc.overflowing = [whole]
         return
     if stride >= max_len:
         raise ConfigurationError(
-            f"stride ({stride}) must be smaller than the room left for tokens ({max_len}); "
-            "lower stride or raise max_length (the special tokens take part of max_length)"
+            f"stride ({stride}) must be smaller than the tokens a window keeps ({max_len}); "
+            "lower stride or raise max_length (special tokens and the other sequence of a pair use part of max_length)"
         )
     step = max_len - stride
     ranges = []
@@ -179,30 +186,32 @@ def truncate_encoding(enc: Encoding, max_len: int, stride: int, direction: str) 
             if start == 0:
                 break
     windows = [enc.slice(a, b) for a, b in ranges]
-    first = windows[0]
-    _replace(enc, first)
+    _replace(enc, windows[0])
     enc.overflowing = windows[1:]
-
-
-def _clear(enc: Encoding) -> None:
-    _replace(enc, Encoding())
 
 
 def _replace(enc: Encoding, other: Encoding) -> None:
     for name in ("ids", "tokens", "spans", "special", "type_ids", "word_ids", "sequence_ids", "attention"):
         setattr(enc, name, getattr(other, name))
+    enc.__dict__.pop("hf_ranges", None)  # HF drops the sequence ranges when it truncates
 
 
 def truncate_pair(a: Encoding, b: Optional[Encoding], params: dict) -> None:
     """HF's ``truncate_encodings``: cut ``a`` (and ``b``) down to ``params['max_length']`` tokens in all."""
     max_length, stride, direction, strategy = params["max_length"], params["stride"], params["direction"], params["strategy"]
+    if max_length == 0:
+        # HF empties both sequences whatever the strategy.
+        truncate_encoding(a, 0, stride, direction)
+        if b is not None:
+            truncate_encoding(b, 0, stride, direction)
+        return
     total = len(a) + (len(b) if b is not None else 0)
     if total <= max_length:
         return
     to_remove = total - max_length
     if strategy == "LongestFirst":
         if b is None:
-            truncate_encoding(a, total - to_remove, stride, direction)
+            truncate_encoding(a, max_length, stride, direction)
             return
         n1, n2 = len(a), len(b)
         swap = n1 > n2
@@ -225,8 +234,8 @@ def truncate_pair(a: Encoding, b: Optional[Encoding], params: dict) -> None:
     else:
         which = "first" if strategy == "OnlyFirst" else "second"
         raise ConfigurationError(
-            f"the {which} sequence has {len(target)} tokens, too few to remove {to_remove}; "
-            "use truncation_strategy='longest_first' or a larger max_length"
+            f"the {which} sequence has {len(target)} tokens, too few to remove {to_remove} and fit max_length "
+            f"{max_length}; use truncation_strategy='longest_first' or a larger max_length"
         )
 
 
@@ -237,29 +246,35 @@ def truncate_and_process(
     n_added: int,
     post_process: Callable[[Encoding, Optional[Encoding], bool], Encoding],
     add_special_tokens: bool,
+    *,
+    n_added_single: int | None = None,
 ) -> Encoding:
-    """Truncate (leaving room for ``n_added`` specials), then post-process every window combination as HF does."""
+    """HF's ``post_process`` minus padding: truncate (leaving room for ``n_added`` specials), then
+    post-process; the processor combines the overflowing windows of both sequences as HF does.
+
+    ``n_added_single`` (what the processor adds to one sequence) enables HF's up-front stride
+    check; without it a single sequence is checked with ``n_added``.
+    """
+    if b is not None:
+        # HF encodes the second sequence with type id 1; windows the processor leaves alone keep it.
+        b.type_ids = [1] * len(b)
     if params is not None:
-        room = params["max_length"] - n_added if add_special_tokens and n_added else params["max_length"]
+        max_length, stride = params["max_length"], params["stride"]
+        single = n_added_single if n_added_single is not None else (n_added if b is None else None)
+        if single is not None and max_length >= single and stride > max_length - single:
+            # HF refuses these settings whatever the text (when max_length < single it wraps and skips truncation).
+            raise ConfigurationError(
+                f"stride {stride} is larger than the {max_length - single} tokens max_length {max_length} leaves "
+                f"after {single} special tokens; lower stride or raise max_length"
+            )
+        room = max_length - n_added if add_special_tokens and n_added else max_length
         if room < 0:
             raise ConfigurationError(
-                f"max_length {params['max_length']} leaves no room: the post-processor adds {n_added} special tokens"
+                f"max_length {max_length} is smaller than the {n_added} special tokens the post-processor "
+                f"adds; use max_length >= {n_added} (HF silently skips truncation here)"
             )
         truncate_pair(a, b, dict(params, max_length=room))
-    a_over, a.overflowing = a.overflowing, []
-    b_over = []
-    if b is not None:
-        b_over, b.overflowing = b.overflowing, []
-    final = post_process(a, b, add_special_tokens)
-    overflowing = []
-    for ao in a_over:
-        overflowing.append(post_process(ao.slice(0, len(ao)), b.slice(0, len(b)) if b is not None else None, add_special_tokens))
-        for bo in b_over:
-            overflowing.append(post_process(ao.slice(0, len(ao)), bo.slice(0, len(bo)), add_special_tokens))
-    for bo in b_over:
-        overflowing.append(post_process(a.slice(0, len(a)), bo.slice(0, len(bo)), add_special_tokens))
-    final.overflowing = overflowing
-    return final
+    return post_process(a, b, add_special_tokens)
 
 
 # ------------------------------------------------------------------------------------------
@@ -267,7 +282,11 @@ def truncate_and_process(
 
 
 def pad_encoding(enc: Encoding, length: int, params: dict) -> None:
-    """Pad ``enc`` and its overflowing windows to ``length`` tokens with ``attention`` 0 and sentinel spans."""
+    """HF's ``Encoding::pad``: windows first, then ``enc`` up to ``length`` tokens.
+
+    Pads get attention 0, special mask 1, span ``None`` (the sentinel), no word; their sequence
+    id is what HF's ranges say (``None``, or 0 for an encoding without ranges).
+    """
     for o in enc.overflowing:
         pad_encoding(o, length, params)
     missing = length - len(enc)
@@ -287,7 +306,10 @@ def pad_encoding(enc: Encoding, length: int, params: dict) -> None:
         enc.extend(pad)
     else:
         pad.extend(enc)
-        _replace(enc, pad)
+        for name in ("ids", "tokens", "spans", "special", "type_ids", "word_ids", "sequence_ids", "attention"):
+            setattr(enc, name, getattr(pad, name))
+        shift_ranges(enc, missing)
+    finalize_sequence_ids(enc)
 
 
 def pad_encodings(encodings: list[Encoding], params: dict | None) -> None:
