@@ -13,6 +13,7 @@ from conftest import require_shared
 from tokcore.components import build
 from tokcore.errors import ConfigurationError, TokenizerFileError
 from tokcore.models.bpe import BPE, parse_merges
+from tokcore.models.bpe_queue import queue_merge
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -192,7 +193,7 @@ def test_fast_merge_equals_hf_queue_and_hf(model, word):
     ids, pos, _ = m._symbols(word)
     ids2, pos2 = list(ids), list(pos)
     m._merge(ids, pos)
-    m._merge_heap(ids2, pos2, None, None)
+    queue_merge(ids2, pos2, m._merge_map, None, m._rng.random, None)
     assert (ids, pos) == (ids2, pos2)
     assert m.explain(word)[-1].symbols == tuple(values(m.tokenize(word)))
     hf = tokenizers.models.BPE(vocab, merges)

@@ -15,24 +15,25 @@ Deviations, on purpose: a dropped character (no unk token, no byte fallback) kee
 so later tokens still point at their own characters (HF shifts the offsets that follow it); an
 unknown run followed by byte-fallback bytes stays in text order (HF emits the bytes first).
 
-Left out: splitting text into words (pre-tokenizers), the byte alphabet (``tokcore.byte_level``),
-training (``tokcore.trainers.bpe``).
+Left out: HF's priority-queue loop used for dropout and ``explain`` (``tokcore.models.bpe_queue``),
+splitting text into words (pre-tokenizers), the byte alphabet (``tokcore.byte_level``), training
+(``tokcore.trainers.bpe``).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from heapq import heapify, heappop, heappush
-from typing import Iterable, Optional
+from itertools import repeat
+from typing import Iterable
 
 from ..components import Model, register
 from ..errors import ConfigurationError, WrongTypeError
+from .bpe_queue import BpeExplainStep, explain_word, queue_merge
 
 DEFAULT_CACHE_CAPACITY = 10_000  # as HF: beyond this many words, new words are not cached
 MAX_CACHED_LENGTH = 256  # as HF: longer words are not cached (they rarely repeat)
 _NO_MERGE = 1 << 62  # a "rank" above every real one
-_ID_BITS = 32
+_ID_BITS = 32  # merge map values are rank << 32 | new id
 _ID_MASK = (1 << _ID_BITS) - 1
 
 
@@ -62,18 +63,6 @@ def parse_merges(merges: Iterable) -> list[tuple[str, str]]:
 def byte_token(b: int) -> str:
     """The byte-fallback token of byte ``b``. ``byte_token(10) == "<0x0A>"``."""
     return f"<0x{b:02X}>"
-
-
-@dataclass(frozen=True)
-class BpeExplainStep:
-    """One step of ``BPE.explain``: the symbols after it, and the merge done (``rank is None`` at the start)."""
-
-    symbols: tuple[str, ...]
-    rank: Optional[int] = None
-    left: Optional[str] = None
-    right: Optional[str] = None
-    merged: Optional[str] = None
-    position: Optional[int] = None  # index in the previous step's symbols of the merged pair's left side
 
 
 @register("model")
@@ -201,7 +190,7 @@ class BPE(Model):
                 return [(id_, text, 0, len(text))]
         ids, pos, info = self._symbols(text)
         if dropout:
-            self._merge_heap(ids, pos, dropout, None)
+            queue_merge(ids, pos, self._merge_map, dropout, self._rng.random, None)
         else:
             self._merge(ids, pos)
         tokens = self._tokens(ids, pos, info, len(text))
@@ -280,7 +269,7 @@ class BPE(Model):
             return
         get = self._merge_map.get
         NO = _NO_MERGE
-        ranks = [get(p, NO) for p in zip(ids, ids[1:])]
+        ranks = list(map(get, zip(ids, ids[1:]), repeat(NO, n - 1)))
         while True:
             best = min(ranks)
             if best == NO:
@@ -295,61 +284,6 @@ class BPE(Model):
                 ranks[i] = get((ids[i], ids[i + 1]), NO)
             if i:
                 ranks[i - 1] = get((ids[i - 1], ids[i]), NO)
-
-    def _merge_heap(self, ids: list[int], pos: list[int], dropout: float | None, record: list | None) -> None:
-        """HF's priority-queue merge with BPE-dropout: a popped merge is skipped with probability
-        ``dropout`` and skipped merges return to the queue once one merge is taken. ``record`` collects
-        ``(rank, left index, current ids)`` per merge for ``explain``."""
-        n = len(ids)
-        if n < 2:
-            return
-        mm = self._merge_map
-        rnd = self._rng.random
-        nxt = list(range(1, n)) + [-1]
-        prv = list(range(-1, n - 1))
-        alive = [True] * n
-        sym = list(ids)
-        heap = []
-        for i in range(n - 1):
-            v = mm.get((sym[i], sym[i + 1]))
-            if v is not None:
-                heap.append((v >> _ID_BITS, i, v & _ID_MASK))
-        heapify(heap)
-        skipped = []
-        while heap:
-            top = heappop(heap)
-            if dropout and rnd() < dropout:
-                skipped.append(top)
-                continue
-            for s in skipped:
-                heappush(heap, s)
-            skipped.clear()
-            rank, p, new_id = top
-            if not alive[p] or nxt[p] == -1:
-                continue
-            q = nxt[p]
-            v = mm.get((sym[p], sym[q]))
-            if v is None or (v & _ID_MASK) != new_id:
-                continue  # an expired entry: the pair at p changed since it was queued
-            sym[p] = new_id
-            alive[q] = False
-            nxt[p] = r = nxt[q]
-            if r != -1:
-                prv[r] = p
-            if record is not None:
-                record.append((rank, p, q))
-            left = prv[p]
-            if left != -1:
-                v = mm.get((sym[left], new_id))
-                if v is not None:
-                    heappush(heap, (v >> _ID_BITS, left, v & _ID_MASK))
-            if r != -1:
-                v = mm.get((new_id, sym[r]))
-                if v is not None:
-                    heappush(heap, (v >> _ID_BITS, p, v & _ID_MASK))
-        keep = [i for i in range(n) if alive[i]]
-        ids[:] = [sym[i] for i in keep]
-        pos[:] = [pos[i] for i in keep]
 
     def _tokens(self, ids: list[int], pos: list[int], info, length: int) -> list:
         inv = self._inverse
@@ -378,25 +312,7 @@ class BPE(Model):
         ``[s.symbols for s in BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).explain("ab")] == [("a", "b"), ("ab",)]``.
         Dropout is not applied; with ``ignore_merges`` a word in the vocabulary is one step.
         """
-        if not word:
-            return [BpeExplainStep(symbols=())]
-        inv = self._inverse
-        if self.ignore_merges and word in self.vocab:
-            return [BpeExplainStep(symbols=(word,))]
-        ids, pos, _ = self._symbols(word)
-        record: list = []
-        self._merge_heap(list(ids), list(pos), None, record)
-        sym = list(ids)
-        alive = list(range(len(ids)))  # initial indices still present, in order
-        steps = [BpeExplainStep(symbols=tuple(inv[i] for i in sym))]
-        for rank, p, q in record:
-            at = alive.index(p)
-            left, right = inv[sym[p]], inv[sym[q]]
-            sym[p] = self._merge_map[(sym[p], sym[q])] & _ID_MASK
-            alive.remove(q)
-            steps.append(BpeExplainStep(symbols=tuple(inv[sym[i]] for i in alive), rank=rank, left=left,
-                                        right=right, merged=inv[sym[p]], position=at))
-        return steps
+        return explain_word(self, word)
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self) -> dict:
