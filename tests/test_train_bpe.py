@@ -258,3 +258,22 @@ def test_top_pairs_match_a_naive_recount(botchan):
                 if (syms[i], syms[i + 1]) == (step.left, step.right):
                     syms[i:i + 2] = [step.merged]
                 i += 1
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"byte_level": True, "special_tokens": ["<|endoftext|>"]},
+    {"unk_token": "[UNK]", "end_of_word_suffix": "</w>"},
+    {"unk_token": "<unk>", "continuing_subword_prefix": "##"},
+])
+def test_exported_tokenizer_encodes_identically_in_hf(botchan, tmp_path, kwargs):
+    result = train_bpe(botchan[:1500], 1200, **kwargs)
+    path = tmp_path / "tokenizer.json"
+    result.tokenizer.save_hf(path)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    texts = botchan[2000:2300] + ["Zürich — naïve 🙂 <|endoftext|> [UNK] x", "  two  spaces "]
+    for text in texts:
+        assert result.tokenizer.encode(text) == hf.encode(text).ids, text
+    if kwargs.get("byte_level"):
+        assert result.tokenizer.decode(result.tokenizer.encode(texts[-2])) == texts[-2]
+    elif "continuing_subword_prefix" in kwargs:
+        assert result.tokenizer.decode(result.tokenizer.encode("the master said")) == "the master said"

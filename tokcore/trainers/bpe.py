@@ -65,6 +65,12 @@ def train_bpe(
     ``record_top_pairs=k`` stores, per step, the k most frequent pairs (ties at the k-th count
     included, up to 20 more) in ``details["pair_counts_top"]``; ``"auto"`` means 10 for corpora of
     at most 5,000 distinct words and off above (then training runs at full speed).
+
+    The tokenizer: byte-level gets the ``ByteLevel`` pre-tokenizer (no prefix space) and decoder;
+    otherwise the given pre-tokenizer (default ``Whitespace``) with the ``BPEDecoder`` when there is
+    a suffix, the ``WordPiece`` decoder when there is a prefix, else ``Fuse``. Special tokens are
+    added tokens (``special=True``); ``details`` holds ``alphabet``, ``stop_reason``, ``word_counts``
+    (small corpora) and ``pair_counts_top``.
     """
     vocab_size = check_vocab_size(vocab_size)
     if isinstance(min_frequency, bool) or not isinstance(min_frequency, int) or min_frequency < 0:
@@ -360,6 +366,11 @@ def _build_tokenizer(id2w, merges, specials, *, byte_level, unk_token, prefix, s
         from ..decoders import BPEDecoder
 
         decoder = BPEDecoder(suffix=suffix)
+    elif prefix is not None:
+        # Word starts carry no prefix: the WordPiece decoder puts spaces there and drops the prefix.
+        from ..decoders import WordPiece
+
+        decoder = WordPiece(prefix=prefix, cleanup=False)
     else:
         from ..decoders import Fuse
 
