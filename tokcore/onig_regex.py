@@ -1,0 +1,104 @@
+"""Regexes written for Oniguruma (what HF tokenizers compiles ``{"Regex": ...}`` patterns with), run on ``regex``.
+
+``compile_onig(pattern)`` rewrites the few constructs whose meaning differs and compiles with
+``^``/``$`` matching at line boundaries, as Oniguruma's default syntax does:
+- ``(?m)`` is Oniguruma's dot-matches-newline (Python's ``(?s)``);
+- ``\\h``/``\\H`` are hexadecimal digits (not horizontal space);
+- ``\\Z`` also matches before a final newline, ``\\z`` only at the very end;
+- ``^`` does not match at the very end of a text that ends with a newline.
+
+``find_matches(rx, text)`` lists matches as HF's ``find_iter`` does: left to right, and an empty
+match right where the previous match ended is skipped.
+
+Left out: Oniguruma-only syntax the ``regex`` module rejects (it raises ``re.error``, which the
+callers turn into a configuration error).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterator
+
+import regex
+
+_ESCAPES = {
+    "h": ("[0-9a-fA-F]", "0-9a-fA-F"),
+    "H": ("[^0-9a-fA-F]", None),
+    "Z": ("(?=\\n?\\Z)", None),
+    "z": ("\\Z", None),
+}
+
+
+def translate(pattern: str) -> str:
+    """Oniguruma pattern -> ``regex`` pattern. ``translate("(?m)a.\\\\h") == "(?s)a.[0-9a-fA-F]"``."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    depth = 0  # nesting of character classes
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < n:
+            nxt = pattern[i + 1]
+            rule = _ESCAPES.get(nxt)
+            if rule is not None and (depth == 0 or rule[1] is not None):
+                out.append(rule[0] if depth == 0 else rule[1])
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if depth:
+            if ch == "[":
+                depth += 1
+            elif ch == "]":
+                depth -= 1
+            out.append(ch)
+        elif ch == "[":
+            depth = 1
+            out.append(ch)
+            # A ']' right after '[' or '[^' is a literal member, not the end of the class.
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                out.append("^")
+                j += 1
+            if j < n and pattern[j] == "]":
+                out.append("\\]")
+                j += 1
+            i = j
+            continue
+        elif ch == "(" and pattern.startswith("(?", i):
+            j = i + 2
+            while j < n and (pattern[j].isalpha() or pattern[j] == "-"):
+                j += 1
+            flags = pattern[i + 2 : j]
+            if flags and j < n and pattern[j] in ":)" and set(flags) <= set("imx-"):
+                out.append("(?" + flags.replace("m", "s"))
+                i = j
+                continue
+            out.append(ch)
+        elif ch == "^":
+            out.append("(?:^(?!\\Z))")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=256)
+def compile_onig(pattern: str) -> "regex.Pattern[str]":
+    """Compile an Oniguruma pattern. ``compile_onig("^a").findall("a\\na") == ["a", "a"]``."""
+    return regex.compile(translate(pattern), regex.MULTILINE | regex.V0)
+
+
+def find_matches(rx: "regex.Pattern[str]", text: str) -> Iterator[tuple[int, int]]:
+    """Match spans, Oniguruma style. ``list(find_matches(compile_onig("a*"), "baac")) == [(0, 0), (1, 3), (4, 4)]``."""
+    pos, last_end, n = 0, -1, len(text)
+    while pos <= n:
+        m = rx.search(text, pos)
+        if m is None:
+            return
+        s, e = m.span()
+        if s == e == last_end:
+            # Oniguruma refuses an empty match where the previous one ended and moves one character on.
+            pos = e + 1
+            continue
+        yield s, e
+        last_end = pos = e
