@@ -7,28 +7,11 @@ checkout). Outside CI a missing folder skips the tests that need it; with ``CI=t
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-def shared_data_dir() -> Path:
-    return Path(os.environ.get("TOKCORE_SHARED_DATA", ROOT.parent / "shared" / "data")).resolve()
-
-
-def require_shared(*parts: str) -> Path:
-    """Path of a reference file; skip (or fail in CI) when it is absent."""
-    path = shared_data_dir().joinpath(*parts)
-    if not path.exists():
-        message = f"reference data {path} is missing (set TOKCORE_SHARED_DATA)"
-        if IN_CI:
-            pytest.fail(message + "; CI=true requires it")
-        pytest.skip(message)
-    return path
+from shared_data import IN_CI, ROOT, require_shared, shared_data_dir  # noqa: F401  (re-exported)
 
 
 @pytest.fixture(scope="session")

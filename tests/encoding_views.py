@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from functools import lru_cache
 
-from conftest import require_shared
+from shared_data import require_shared
 
 import tokcore
 from tokcore.components import build

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from conftest import require_shared
+from shared_data import require_shared
 
 
 def _lines(path, *, step: int, limit: int, prefix: str) -> list[tuple[str, str]]:

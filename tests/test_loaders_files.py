@@ -11,7 +11,7 @@ import math
 import struct
 
 import pytest
-from conftest import require_shared
+from shared_data import require_shared
 
 from tokcore.errors import TokenizerFileError
 from tokcore.loaders import load_path

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import require_shared
+from shared_data import require_shared
 from tokcore.components import build
 from tokcore.errors import ConfigurationError, TokenizerFileError
 from tokcore.normalized import NormalizedString

@@ -17,7 +17,7 @@ import unicodedata
 from collections import Counter
 
 import pytest
-from conftest import IN_CI, require_shared
+from shared_data import IN_CI, require_shared
 from parity_samples import parity_texts
 
 import tokcore

@@ -11,7 +11,7 @@ rank order have HF equivalents only up to the differences listed in ``HF_ALLOWED
 from __future__ import annotations
 
 import pytest
-from conftest import require_shared
+from shared_data import require_shared
 from parity_samples import parity_texts
 from test_parity_hf import load_or_skip
 

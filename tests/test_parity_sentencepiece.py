@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import IN_CI, require_shared
+from shared_data import IN_CI, require_shared
 from parity_samples import parity_texts
 
 import tokcore

@@ -9,7 +9,7 @@ without via ``encode_ordinary``), and every token's span must hold exactly its b
 from __future__ import annotations
 
 import pytest
-from conftest import require_shared
+from shared_data import require_shared
 from parity_samples import parity_texts
 
 import tokcore

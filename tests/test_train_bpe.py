@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import require_shared
+from shared_data import require_shared
 from tokcore.errors import ConfigurationError, WrongTypeError
 from tokcore.trainers.bpe import BpeStep, train_bpe
 

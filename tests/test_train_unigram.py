@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, require_shared
+from shared_data import ROOT, require_shared
 from tokcore import validate_offsets_contract
 from tokcore.errors import ConfigurationError, WrongTypeError
 from tokcore.models.unigram import Unigram

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import require_shared
+from shared_data import require_shared
 from tokcore.errors import ConfigurationError, WrongTypeError
 from tokcore.trainers.wordpiece import WordPieceStep, initial_split, train_wordpiece
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import require_shared
+from shared_data import require_shared
 from tokcore.components import build
 from tokcore.errors import ConfigurationError
 from tokcore.models.wordpiece import WordPiece
