@@ -32,6 +32,7 @@ from .bpe_queue import BpeExplainStep, explain_word, queue_merge
 
 DEFAULT_CACHE_CAPACITY = 10_000  # as HF: beyond this many words, new words are not cached
 MAX_CACHED_LENGTH = 256  # as HF: longer words are not cached (they rarely repeat)
+LONG_WORD = 48  # symbols; above this the priority queue beats the linear scan (measured crossover)
 _NO_MERGE = 1 << 62  # a "rank" above every real one
 _ID_BITS = 32  # merge map values are rank << 32 | new id
 _ID_MASK = (1 << _ID_BITS) - 1
@@ -266,6 +267,10 @@ class BPE(Model):
         """Merge in place: lowest rank first, leftmost among equals (what HF's heap pops)."""
         n = len(ids)
         if n < 2:
+            return
+        if n > LONG_WORD:
+            # The scan below costs O(n) per merge; on long words the queue's O(log n) wins.
+            queue_merge(ids, pos, self._merge_map, None, self._rng.random, None)
             return
         get = self._merge_map.get
         NO = _NO_MERGE
