@@ -40,6 +40,59 @@ from .tokenizer import Tokenizer
 
 __version__ = "0.1.0"
 
+# Names whose modules pull in more (trainers, parsers, dictionaries) load on first use, so
+# ``import tokcore`` stays light and never needs the optional data packages.
+_LAZY = {
+    "train_bpe": "tokcore.trainers.bpe",
+    "BpeStep": "tokcore.trainers.bpe",
+    "train_wordpiece": "tokcore.trainers.wordpiece",
+    "WordPieceStep": "tokcore.trainers.wordpiece",
+    "train_unigram": "tokcore.trainers.unigram",
+    "UnigramStep": "tokcore.trainers.unigram",
+    "unigram_loss": "tokcore.trainers.unigram_loss",
+    "unigram_removal_losses": "tokcore.trainers.unigram_loss",
+    "train_char": "tokcore.trainers.char",
+    "CharStep": "tokcore.trainers.char",
+    "TrainResult": "tokcore.trainers.base",
+    "byte_tokenizer": "tokcore.models.byte_model",
+    "ByteModel": "tokcore.models.byte_model",
+    "BPE": "tokcore.models.bpe",
+    "WordPiece": "tokcore.models.wordpiece",
+    "Unigram": "tokcore.models.unigram",
+    "WordLevel": "tokcore.models.word_level",
+    "CharLevel": "tokcore.models.char_level",
+    "RankBPE": "tokcore.loaders.rank_bpe",
+    "tokenize_code": "tokcore.code",
+    "CodeToken": "tokcore.code",
+    "encode_code": "tokcore.code_subwords",
+    "split_identifier": "tokcore.identifiers",
+    "lexical_normalize": "tokcore.lexnorm",
+    "Lexicon": "tokcore.lexnorm",
+    "LexicalNormalizer": "tokcore.lexnorm",
+    "phonemize": "tokcore.phonemes",
+    "RemiTokenizer": "tokcore.music",
+    "train_event_bpe": "tokcore.music_bpe",
+    "token_safety": "tokcore.boundaries",
+    "unsafe_boundaries": "tokcore.boundaries",
+    "align_words": "tokcore.analysis",
+    "align_tokens": "tokcore.analysis",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tokcore' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 def tokenization_view(tokenizer: Tokenizer, clean_text: str) -> str:
     """The text a tokenizer's offsets point into: ``clean_text`` after its own normalization."""
@@ -51,7 +104,7 @@ def encode_result(tokenizer: Tokenizer, text: str, **options) -> EncodeResult:
     return tokenizer.encode_result(text, **options)
 
 
-__all__ = [
+__all__ = sorted(_LAZY) + [
     "AddedToken",
     "CharTokenizer",
     "ConfigurationError",
