@@ -1,0 +1,52 @@
+"""Helpers shared by the browser tests (fixtures live in ``conftest.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a screenshot of the whole page under test-artifacts/screenshots/ and return its path.
+
+    Streamlit scrolls inside its main container, so ``full_page`` alone would stop at the
+    viewport: the viewport is stretched to the content's height for the shot, then restored.
+    """
+    wait_for_widgets(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    size = page.viewport_size
+    height = page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return Math.max(m ? m.scrollHeight : 0, document.body.scrollHeight); }"
+    )
+    page.set_viewport_size({"width": size["width"], "height": min(max(height, size["height"]), 8000)})
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)
+    return path
+
+
+def wait_for_app(page) -> None:
+    """Wait until Streamlit has rendered and finished running the script."""
+    page.wait_for_selector('[data-testid="stApp"]')
+    page.wait_for_selector('[data-testid="stMainBlockContainer"]')
+    # The status widget shows "Running..." while the script runs; wait for it to go.
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+        timeout=30_000,
+    )
+    page.wait_for_selector('[data-testid="stElementContainer"]')
+    wait_for_widgets(page)
+
+
+def wait_for_widgets(page) -> None:
+    """Widgets load lazily and show grey skeletons until their code arrives: wait them out."""
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=30_000)
+    page.wait_for_timeout(300)
+
+
+def exception_boxes(page) -> int:
+    return page.locator('[data-testid="stException"]').count()

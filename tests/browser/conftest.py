@@ -1,0 +1,120 @@
+"""Browser test harness: a Streamlit server on 127.0.0.1 and Debian's Chromium driven by Playwright.
+
+``playwright install`` cannot download browsers here, so the tests launch ``/usr/bin/chromium``
+(override with ``TOKCORE_CHROMIUM``). Outside CI a missing Chromium or Playwright skips with the
+reason; with ``CI=true`` it fails. Screenshots go to ``test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER_START_TIMEOUT = 90  # seconds; a cold start imports pandas, plotly and the engine
+
+
+def _skip_or_fail(message: str) -> None:
+    if IN_CI:
+        pytest.fail(message + " (CI=true requires the browser tests to run)")
+    pytest.skip(message)
+
+
+def chromium_path() -> str | None:
+    candidate = os.environ.get("TOKCORE_CHROMIUM", "/usr/bin/chromium")
+    if os.path.exists(candidate) and os.access(candidate, os.X_OK):
+        return candidate
+    return shutil.which("chromium")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until_serving(url: str, proc: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"streamlit did not serve within {SERVER_START_TIMEOUT}s:\n{log.read_text(errors='replace')[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory) -> str:
+    """Start ``streamlit run app.py`` on a free local port; yield its URL; stop it afterwards."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("streamlit") / "server.log"
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(url, proc, log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = chromium_path()
+    if path is None:
+        _skip_or_fail("Debian's chromium is not installed (bash run.sh test installs it: apt-get install -y chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _skip_or_fail("the playwright package is missing (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()

@@ -1,0 +1,58 @@
+"""Discovery of the app's pages: every ``pages/*.py`` becomes an ``st.Page``, in file-name order.
+
+A new page needs no edit to ``app.py``: name it ``<n>_<Title_words>.py``. Its title and icon
+come from ``PAGE_META`` when listed there, else from the file name (``3_Compare.py`` ->
+"Compare"). The first page is the default one.
+
+Left out: the ``st.Page`` objects themselves (``app.py`` builds them; this module stays pure).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES_DIR = ROOT / "pages"
+
+# url_path stem -> (title, icon). Unlisted pages get a title from their file name and DEFAULT_ICON.
+PAGE_META: dict[str, tuple[str, str]] = {
+    "playground": ("Playground", ":material/edit_note:"),
+    "offsets_inspector": ("Offsets inspector", ":material/straighten:"),
+    "compare": ("Compare", ":material/compare_arrows:"),
+    "load_and_export": ("Load and export", ":material/upload_file:"),
+    "load_export": ("Load and export", ":material/upload_file:"),
+}
+DEFAULT_ICON = ":material/description:"
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    path: Path
+    title: str
+    icon: str
+    url_path: str
+    default: bool = False
+
+
+def page_stem(path: Path) -> str:
+    """File name without its order prefix, lower-cased. ``page_stem(Path("2_Offsets_inspector.py"))`` is
+    ``"offsets_inspector"``."""
+    return re.sub(r"^\d+[_\- ]*", "", path.stem).lower()
+
+
+def _sort_key(path: Path) -> tuple[int, str]:
+    m = re.match(r"^(\d+)", path.stem)
+    return (int(m.group(1)) if m else 10**6, path.stem.lower())
+
+
+def discover_pages(directory: Path = PAGES_DIR) -> list[PageInfo]:
+    """The pages in ``directory``, ordered by their numeric prefix, then name."""
+    files = [p for p in directory.glob("*.py") if not p.name.startswith(("_", "."))]
+    pages = []
+    for i, path in enumerate(sorted(files, key=_sort_key)):
+        stem = page_stem(path) or path.stem.lower()
+        title, icon = PAGE_META.get(stem, (stem.replace("_", " ").capitalize(), DEFAULT_ICON))
+        pages.append(PageInfo(path, title, icon, re.sub(r"[^a-z0-9_-]+", "-", stem), default=(i == 0)))
+    return pages

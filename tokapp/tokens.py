@@ -1,0 +1,216 @@
+"""One encoding turned into plain rows and counts: what the pages display, with no streamlit.
+
+``build_view(tokenizer, text)`` runs ``tokcore.encode_result`` with offsets and masks and keeps,
+per token, its contract span in the tokenization text, its span in the raw input, the exact
+bytes it covers and whether it is special, inserted (the ``(0, 0)`` sentinel) or unknown.
+Everything is plain data (picklable), so ``st.cache_data`` can keep it.
+
+Left out: drawing (``tokapp.html``) and choosing the tokenizer (``tokapp.samples``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tokcore
+
+from .visible import hex_bytes, visible
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """One token. ``offset`` and ``original`` follow the contract (1-based UTF-8, ``(0, 0)`` sentinel)."""
+
+    index: int
+    id: int
+    token: str
+    offset: Span
+    original: Span
+    special: int
+    piece: bytes  # the exact bytes of the tokenization text under ``offset``
+    text: str | None  # the substring under ``offset``; None when the span cuts a character
+    original_text: str | None
+    unknown: bool = False
+
+    @property
+    def inserted(self) -> bool:
+        """Inserted by the template: no source span at all."""
+        return not tokcore.has_span(self.offset)
+
+    @property
+    def empty(self) -> bool:
+        """Has a position but covers nothing (``(k, k)``)."""
+        return tokcore.has_span(self.offset) and not tokcore.has_nonempty_span(self.offset)
+
+    @property
+    def cuts_character(self) -> bool:
+        """Its span starts or stops inside a multi-byte character (byte-level families do this)."""
+        return tokcore.has_nonempty_span(self.offset) and self.text is None
+
+
+@dataclass(frozen=True)
+class Counts:
+    tokens: int
+    characters: int
+    bytes: int
+    view_characters: int
+    view_bytes: int
+    special: int
+    inserted: int
+    unknown: int
+
+    @property
+    def chars_per_token(self) -> float | None:
+        """Raw-input characters per token; ``None`` when there is no token."""
+        return self.characters / self.tokens if self.tokens else None
+
+    @property
+    def bytes_per_token(self) -> float | None:
+        return self.bytes / self.tokens if self.tokens else None
+
+
+@dataclass(frozen=True)
+class TokenView:
+    """A whole encoding: the raw input, the tokenization text the offsets point into, the rows."""
+
+    raw_text: str
+    view_text: str
+    rows: tuple[TokenRow, ...]
+    split_special: bool = False
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def ids(self) -> list[int]:
+        return [r.id for r in self.rows]
+
+    @property
+    def tokens(self) -> list[str]:
+        return [r.token for r in self.rows]
+
+    def counts(self) -> Counts:
+        rows = self.rows
+        return Counts(
+            tokens=len(rows),
+            characters=len(self.raw_text),
+            bytes=len(self.raw_text.encode("utf-8")),
+            view_characters=len(self.view_text),
+            view_bytes=len(self.view_text.encode("utf-8")),
+            special=sum(1 for r in rows if r.special),
+            inserted=sum(1 for r in rows if r.inserted),
+            unknown=sum(1 for r in rows if r.unknown),
+        )
+
+
+def build_view(tokenizer, text: str, *, split_special: bool = False, add_special_tokens: bool = True) -> TokenView:
+    """Encode ``text`` and keep what the pages show. Engine errors propagate unchanged.
+
+    ``[r.token for r in build_view(tokcore.CharTokenizer(), "Hi").rows] == ["H", "i"]``
+    """
+    result = tokcore.encode_result(
+        tokenizer,
+        text,
+        return_offsets=True,
+        return_masks=True,
+        add_special_tokens=add_special_tokens,
+        split_special_tokens=split_special,
+    )
+    view_text = result.tokenization_text
+    unk = tokenizer.unk_token
+    rows = []
+    for i, (id_, token, off, orig, special) in enumerate(
+        zip(result.ids, result.tokens, result.offsets, result.original_offsets, result.special_tokens_mask)
+    ):
+        rows.append(
+            TokenRow(
+                index=i,
+                id=id_,
+                token=token,
+                offset=tuple(off),
+                original=tuple(orig),
+                special=int(special),
+                piece=tokcore.span_codeunits(view_text, off),
+                text=tokcore.try_span_substring(view_text, off),
+                original_text=tokcore.try_span_substring(text, orig),
+                unknown=unk is not None and token == unk,
+            )
+        )
+    return TokenView(raw_text=text, view_text=view_text, rows=tuple(rows), split_special=split_special)
+
+
+def row_kind(row: TokenRow) -> str:
+    """``"inserted"``, ``"special"``, ``"unknown"``, ``"empty"`` or ``"token"`` (the first that applies)."""
+    if row.inserted:
+        return "inserted"
+    if row.special:
+        return "special"
+    if row.unknown:
+        return "unknown"
+    if row.empty:
+        return "empty"
+    return "token"
+
+
+def span_label(span: Span) -> str:
+    """A contract span for a table cell. ``span_label((1, 3)) == "(1, 3)"``."""
+    return f"({span[0]}, {span[1]})"
+
+
+def table_records(view: TokenView) -> list[dict]:
+    """One dict per token for ``st.dataframe``: id, visible token, offsets, mask, bytes."""
+    records = []
+    for r in view.rows:
+        if r.inserted:
+            covered = "∅ inserted"
+        elif r.text is None:
+            covered = "‹" + hex_bytes(r.piece) + "›"
+        else:
+            covered = visible(r.text)
+        records.append(
+            {
+                "#": r.index,
+                "id": r.id,
+                "token": visible(r.token),
+                "covers": covered,
+                "offsets": span_label(r.offset),
+                "original offsets": span_label(r.original),
+                "special": r.special,
+                "bytes": hex_bytes(r.piece),
+                "kind": row_kind(r),
+            }
+        )
+    return records
+
+
+@dataclass(frozen=True)
+class SpecialComparison:
+    """The same text with special tokens parsed, and encoded as plain text."""
+
+    parsed: TokenView
+    plain: TokenView
+
+    @property
+    def delta(self) -> int:
+        """Plain-text tokens minus parsed tokens (positive when parsing saves tokens)."""
+        return len(self.plain) - len(self.parsed)
+
+    @property
+    def differs(self) -> bool:
+        return self.parsed.ids != self.plain.ids
+
+
+def compare_special(tokenizer, text: str, *, add_special_tokens: bool = True) -> SpecialComparison:
+    """Encode ``text`` twice: special tokens parsed, then split as plain text."""
+    return SpecialComparison(
+        parsed=build_view(tokenizer, text, split_special=False, add_special_tokens=add_special_tokens),
+        plain=build_view(tokenizer, text, split_special=True, add_special_tokens=add_special_tokens),
+    )
+
+
+def special_token_strings(tokenizer) -> list[str]:
+    """The special added tokens of ``tokenizer``, by id (to tell the user what can be parsed)."""
+    tokens = getattr(tokenizer, "added_tokens", [])
+    return [t.content for t in sorted(tokens, key=lambda t: t.id) if t.special]
