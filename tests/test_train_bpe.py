@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared_data import require_shared
 from tokcore.errors import ConfigurationError, WrongTypeError
@@ -277,3 +279,20 @@ def test_exported_tokenizer_encodes_identically_in_hf(botchan, tmp_path, kwargs)
         assert result.tokenizer.decode(result.tokenizer.encode(texts[-2])) == texts[-2]
     elif "continuing_subword_prefix" in kwargs:
         assert result.tokenizer.decode(result.tokenizer.encode("the master said")) == "the master said"
+
+
+@pytest.fixture(scope="module")
+def small_byte_level(botchan):
+    return train_bpe(botchan[:400] + ["naïve café — 日本語 🙂👍🏽"], 600, byte_level=True).tokenizer
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.text(max_size=40))
+def test_byte_level_decode_encode_round_trip_and_offsets(small_byte_level, text):
+    from tokcore import validate_offsets_contract
+
+    tok = small_byte_level
+    assert tok.decode(tok.encode(text)) == text
+    enc = tok.encode_result(text, return_offsets=True)
+    assert validate_offsets_contract(text, enc.offsets)
+    assert b"".join(text.encode("utf-8")[a - 1:b - 1] for a, b in enc.offsets) == text.encode("utf-8")
