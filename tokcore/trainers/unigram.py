@@ -279,8 +279,9 @@ def train_unigram(
     n_chars = len(alphabet)
 
     def update(new_alive: list[bool]) -> None:
-        alive[:] = new_alive
-        data.compact(alive)
+        if new_alive != alive:  # after the first rounds the M-step rarely drops anything
+            alive[:] = new_alive
+            data.compact(alive)
         _set_unk_score(score, alive, unk)
 
     desired = (vocab_size * 11) // 10
