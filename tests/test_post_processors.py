@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import require_shared
+from shared_data import require_shared
 from encoding_views import (
     contract_special, first_difference, hf_pipeline, hf_view, sample_texts, sample_vocab, tokcore_pipeline,
     tokcore_view, true_sequence_ids,
@@ -153,6 +153,10 @@ def test_trim_offsets_as_hf_unit_example():
     enc = Encoding(ids=[0] * 5, tokens=tokens, spans=[(0, 1), (0, 11), (11, 18), (18, 25), (25, 29)])
     trim_offsets(enc, add_prefix_space=True)
     assert enc.spans == [(0, 0), (4, 9), (13, 18), (18, 23), (29, 29)]
+    # HF's pre-tokenized case: a token starting at 0 keeps its added space even when it is not first.
+    enc = Encoding(ids=[0] * 4, tokens=["Ġl", "ove", "Ġl", "ove"], spans=[(0, 1), (1, 4), (0, 1), (1, 4)])
+    trim_offsets(enc, add_prefix_space=True)
+    assert enc.spans == [(0, 1), (1, 4), (0, 1), (1, 4)]
     # Whitespace the token really contains counts by its UTF-8 length; Rust's White_Space, not str.isspace.
     enc = Encoding(ids=[0] * 3, tokens=["\u3000ab", "x\x1c", "a\u3000"], spans=[(5, 10), (10, 12), (12, 16)])
     trim_offsets(enc, add_prefix_space=False)

@@ -142,6 +142,10 @@ def test_tokenizer_own_settings_apply_and_can_be_overridden():
     assert len(ours.encode_result(long, truncation=False, padding=False)) == len(long.split()) + 2
     assert len(ours.encode_result(short, padding=False)) == 3
     assert len(ours.encode_result(long, max_length=6, padding=False)) == 6
+    assert len(ours.encode_result(short, max_length=6)) == 6  # an explicit max_length sets the fixed padding too
+    assert len(ours.encode_result(short, truncation="do_not_truncate", padding="do_not_pad")) == 3
+    assert len(ours.encode_result(short, padding="max_length")) == 8
+    assert ours.encode_result(long, truncation_strategy="only_first", text_pair="a b").sequence_ids.count(0) == 3
     assert ours.to_dict()["truncation"]["direction"] == "Right"
 
 

@@ -79,8 +79,13 @@ def check_padding_settings(settings: dict | None) -> dict | None:
 
 
 def resolve_truncation(own, truncation, max_length, stride, strategy, side) -> dict | None:
-    """The truncation to apply: the tokenizer's own unless the call overrides or disables it."""
-    if truncation is False:
+    """The truncation to apply: the tokenizer's own unless the call overrides or disables it.
+
+    ``truncation``: ``None`` (the tokenizer's own, if any), ``False``/``"do_not_truncate"`` (off),
+    ``True``, a strategy name, or a dict shaped like ``tokenizer.json``'s section. ``max_length``,
+    a non-zero ``stride``, a non-default ``strategy`` and ``side`` override the own settings.
+    """
+    if truncation is False or truncation == "do_not_truncate":
         return None
     if truncation is None and own is None:
         return None
@@ -95,7 +100,7 @@ def resolve_truncation(own, truncation, max_length, stride, strategy, side) -> d
         base["stride"] = stride
     if isinstance(truncation, str):
         base["strategy"] = truncation
-    elif own is None or truncation is True or strategy != "longest_first":
+    elif (own is None and not isinstance(truncation, dict)) or strategy != "longest_first":
         base["strategy"] = strategy
     if side is not None:
         base["direction"] = side
@@ -105,8 +110,13 @@ def resolve_truncation(own, truncation, max_length, stride, strategy, side) -> d
 
 
 def resolve_padding(own, padding, max_length, multiple, side, tokenizer) -> dict | None:
-    """The padding to apply: the tokenizer's own unless the call overrides or disables it."""
-    if padding is False:
+    """The padding to apply: the tokenizer's own unless the call overrides or disables it.
+
+    ``padding``: ``None`` (own), ``False``/``"do_not_pad"`` (off), ``True``/``"longest"``,
+    ``"max_length"``, or a dict shaped like ``tokenizer.json``'s section. An explicit
+    ``max_length`` also sets the length of fixed-length padding (e.g. MiniLM's own 128).
+    """
+    if padding is False or padding == "do_not_pad":
         return None
     if padding is None and own is None:
         return None
@@ -117,20 +127,23 @@ def resolve_padding(own, padding, max_length, multiple, side, tokenizer) -> dict
             "strategy": "BatchLongest",
             "direction": "Right",
             "pad_to_multiple_of": None,
-            "pad_id": tokenizer.token_to_id(pad_token) or 0 if pad_token else 0,
+            "pad_id": (tokenizer.token_to_id(pad_token) or 0) if pad_token else 0,
             "pad_type_id": 0,
             "pad_token": pad_token or "[PAD]",
         }
     if padding is True or padding == "longest":
         base["strategy"] = "BatchLongest"
     elif padding == "max_length":
-        if max_length is None:
+        if max_length is None and not isinstance(base.get("strategy"), dict):
             raise ConfigurationError("padding='max_length' needs max_length=N")
-        base["strategy"] = {"Fixed": max_length}
+        if max_length is not None:
+            base["strategy"] = {"Fixed": max_length}
     elif isinstance(padding, dict):
         base.update(padding)
     elif padding is not None:
         raise ConfigurationError(f"padding must be None, True, False, 'longest', 'max_length' or a dict, got {padding!r}")
+    elif max_length is not None and isinstance(base.get("strategy"), dict):
+        base["strategy"] = {"Fixed": max_length}
     if multiple is not None:
         base["pad_to_multiple_of"] = multiple
     if side is not None:
