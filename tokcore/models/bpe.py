@@ -88,8 +88,8 @@ class BPE(Model):
         if not isinstance(vocab, dict):
             raise WrongTypeError(f"BPE vocab must be a dict token -> id, got {type(vocab).__name__}")
         for tok, id_ in vocab.items():
-            if not isinstance(tok, str) or isinstance(id_, bool) or not isinstance(id_, int) or id_ < 0:
-                raise ConfigurationError(f"vocab entry {tok!r}: {id_!r} must map a string to a non-negative int id")
+            if not isinstance(tok, str) or isinstance(id_, bool) or not isinstance(id_, int) or not 0 <= id_ <= _ID_MASK:
+                raise ConfigurationError(f"vocab entry {tok!r}: {id_!r} must map a string to an int id in [0, 2**32)")
         if dropout is not None:
             if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0.0 <= dropout <= 1.0:
                 raise ConfigurationError(f"dropout must be a probability in [0, 1] or None, got {dropout!r}")
@@ -113,7 +113,7 @@ class BPE(Model):
         self._merge_map = self._build_merge_map(parse_merges(merges))
         self._byte_ids = [self.vocab.get(byte_token(b)) for b in range(256)] if self.byte_fallback else None
         self._cache: dict[str, list] = {}
-        # Character -> id when no affix applies, so the common word needs one lookup per character.
+        # Without affixes a character's symbol is the character itself: one vocab lookup each.
         self._plain = self.continuing_subword_prefix is None and self.end_of_word_suffix is None
 
     def _build_merge_map(self, merges: list[tuple[str, str]]) -> dict[tuple[int, int], int]:
