@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .components import Decoder, build, register
 from .errors import ConfigurationError
+from .onig_regex import compile_onig, find_matches
 
 _BYTE_TOKEN_HEX = frozenset("0123456789abcdefABCDEF")
 
@@ -93,8 +94,6 @@ class Replace(Decoder):
         self.content = content
         self._compiled = None
         if regex is not None:
-            from .onig_regex import compile_onig
-
             try:
                 self._compiled = compile_onig(regex)
             except Exception as exc:  # the regex module raises its own error class
@@ -104,8 +103,6 @@ class Replace(Decoder):
         # HF leaves an empty token empty, even for a pattern that matches the empty string.
         if self._compiled is None:
             return [t.replace(self.pattern, self.content) if t else t for t in tokens]
-        from .onig_regex import find_matches
-
         out = []
         for token in tokens:
             if not token:
