@@ -19,7 +19,6 @@ Left out: the processors themselves (``tokcore.post_processors``), truncation an
 
 from __future__ import annotations
 
-import copy
 from typing import Iterable, Optional
 
 from .encoding import Encoding
@@ -86,8 +85,12 @@ def mark_sequence(enc: Encoding, sid: int) -> None:
 
 
 def clone(enc: Encoding) -> Encoding:
-    """A deep copy, windows and ranges included."""
-    return copy.deepcopy(enc)
+    """A deep copy, windows and ranges included (spans are immutable tuples, shared)."""
+    out = enc.slice(0, len(enc))
+    out.overflowing = [clone(o) for o in enc.overflowing]
+    if "hf_ranges" in enc.__dict__:
+        out.__dict__["hf_ranges"] = dict(enc.__dict__["hf_ranges"])
+    return out
 
 
 def merge_with(enc: Encoding, pair: Encoding) -> None:

@@ -339,6 +339,7 @@ class TemplateProcessing(_Processor):
 
     def process_encodings(self, encodings, add_special_tokens):
         template = self.pair if len(encodings) == 2 else self.single
+        uses = [sum(p[0] == seq for p in template) for seq in ("A", "B")]
         parts = []
         for piece in template:
             if piece[0] == "special":
@@ -350,7 +351,7 @@ class TemplateProcessing(_Processor):
             enc = encodings[i]
             enc.type_ids = [piece[1]] * len(enc)  # the main encoding only; windows keep theirs (as HF)
             set_sequence_id(enc, i)
-            parts.append(clone(enc))
+            parts.append(clone(enc) if uses[i] > 1 else enc)  # HF clones; one use needs no copy
         return parts
 
     def to_dict(self) -> dict:
