@@ -227,3 +227,14 @@ def test_random_texts_parity_and_contract(a, b, name, add):
     for o, special, seq in zip(res.offsets, res.special_tokens_mask, res.sequence_ids):
         if seq is None:
             assert o == (0, 0) and special == 1
+
+
+@pytest.mark.parametrize("name", sorted(n for n in PROCESSORS if n != "none"))
+def test_save_hf_round_trip_encodes_like_hf(name):
+    """``to_hf_dict`` writes the processor so that HF loads it and encodes as tokcore does."""
+    ours = tokcore_pipeline(proc_dict(name))
+    hf = tk.Tokenizer.from_str(json.dumps(ours.to_hf_dict()))
+    texts = sample_texts()[:20]
+    for a, b in zip(texts, texts[1:]):
+        res = ours.encode_result(a, text_pair=b, return_offsets=True, return_masks=True)
+        assert first_difference(hf_view(hf.encode(a, b)), tokcore_view(res)) is None
