@@ -22,7 +22,7 @@ def token_bytes(token: str) -> bytes:
 
     ``token_bytes("Ġhi") == b" hi"``; ``token_bytes("<s>") == b"<s>"``.
     """
-    from .byte_level import chars_to_bytes
+    from .byte_level import chars_to_bytes  # imported on use: the alphabet module lands separately
 
     data = chars_to_bytes(token)
     return data if data is not None else token.encode("utf-8")
