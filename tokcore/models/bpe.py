@@ -115,6 +115,7 @@ class BPE(Model):
         self._cache: dict[str, list] = {}
         # Without affixes a character's symbol is the character itself: one vocab lookup each.
         self._plain = self.continuing_subword_prefix is None and self.end_of_word_suffix is None
+        self._vocab_get = self.vocab.get
 
     def _build_merge_map(self, merges: list[tuple[str, str]]) -> dict[tuple[int, int], int]:
         """(left id, right id) -> rank << 32 | new id; a repeated pair keeps its last rank, as HF."""
@@ -189,6 +190,22 @@ class BPE(Model):
             id_ = self.vocab.get(text)
             if id_ is not None:
                 return [(id_, text, 0, len(text))]
+        if self._plain and not dropout:
+            ids = list(map(self._vocab_get, text))
+            if None not in ids:
+                # Each symbol's token is its own text here, so spans follow from token lengths.
+                self._merge(ids, None)
+                inv = self._inverse
+                tokens = []
+                start = 0
+                for id_ in ids:
+                    tok = inv[id_]
+                    stop = start + len(tok)
+                    tokens.append((id_, tok, start, stop))
+                    start = stop
+                if len(text) < MAX_CACHED_LENGTH and len(cache) < self.cache_capacity:
+                    cache[text] = tuple(tokens)
+                return tokens
         ids, pos, info = self._symbols(text)
         if dropout:
             queue_merge(ids, pos, self._merge_map, dropout, self._rng.random, None)
@@ -205,7 +222,7 @@ class BPE(Model):
         The spans (``info``) is ``None`` when symbol i is exactly character i (the common case);
         otherwise one ``(char_start, char_stop, (k, n) or None)`` per initial symbol.
         """
-        vget = self.vocab.get
+        vget = self._vocab_get
         if self._plain:
             ids = list(map(vget, word))
             if None not in ids:
@@ -263,14 +280,14 @@ class BPE(Model):
             info.append((unk[1], unk[2], None))
         return ids, list(range(len(ids))), info
 
-    def _merge(self, ids: list[int], pos: list[int]) -> None:
-        """Merge in place: lowest rank first, leftmost among equals (what HF's heap pops)."""
+    def _merge(self, ids: list[int], pos: list[int] | None) -> None:
+        """Merge in place (``pos`` follows if given): lowest rank first, leftmost among equals (what HF's heap pops)."""
         n = len(ids)
         if n < 2:
             return
         if n > LONG_WORD:
             # The scan below costs O(n) per merge; on long words the queue's O(log n) wins.
-            queue_merge(ids, pos, self._merge_map, None, self._rng.random, None)
+            queue_merge(ids, list(range(n)) if pos is None else pos, self._merge_map, None, self._rng.random, None)
             return
         get = self._merge_map.get
         NO = _NO_MERGE
@@ -281,7 +298,9 @@ class BPE(Model):
                 return
             i = ranks.index(best)
             ids[i] = best & _ID_MASK
-            del ids[i + 1], pos[i + 1], ranks[i]
+            del ids[i + 1], ranks[i]
+            if pos is not None:
+                del pos[i + 1]
             n -= 1
             if n == 1:
                 return
