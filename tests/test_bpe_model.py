@@ -295,3 +295,13 @@ def test_legacy_string_merges_and_errors():
     # a repeated pair keeps its last rank, as HF's merge map does
     m = BPE({"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4}, [("a", "b"), ("b", "c"), ("a", "b")])
     assert values(m.tokenize("abc")) == ["a", "bc"]
+
+
+def test_explain_shows_unknown_and_byte_fallback_symbols():
+    vocab = {"<unk>": 0, "a": 1, "b": 2, "ab": 3, **{f"<0x{b:02X}>": 4 + b for b in range(256)}}
+    m = BPE(vocab, [("a", "b")], unk_token="<unk>", byte_fallback=True)
+    steps = m.explain("éab")
+    assert steps[0].symbols == ("<0xC3>", "<0xA9>", "a", "b")
+    assert steps[-1].symbols == ("<0xC3>", "<0xA9>", "ab") and steps[-1].position == 2
+    assert [s.symbols for s in BPE({"<unk>": 0, "a": 1}, [], unk_token="<unk>", fuse_unk=True).explain("xya")] == [
+        ("<unk>", "a")]
