@@ -47,11 +47,48 @@ def _added_tokens(data: dict, source: object) -> list[AddedToken]:
     items = data.get("added_tokens") or []
     if not isinstance(items, list):
         raise TokenizerFileError(source, "'added_tokens' must be a list", where="added_tokens")
-    return [AddedToken.from_dict(d, source=source, where=f"added_tokens[{i}]") for i, d in enumerate(items)]
+    tokens = [AddedToken.from_dict(d, source=source, where=f"added_tokens[{i}]") for i, d in enumerate(items)]
+    by_id: dict[int, str] = {}
+    for i, tok in enumerate(tokens):
+        other = by_id.setdefault(tok.id, tok.content)
+        if other != tok.content:
+            raise TokenizerFileError(source, f"duplicate id {tok.id}: added tokens {other!r} and {tok.content!r} both have it",
+                                     where=f"added_tokens[{i}]", fix="Give every added token its own id.")
+    return tokens
+
+
+def check_model_ids(model, source: object, *, where: str = "model.vocab") -> None:
+    """Reject a vocabulary where two tokens share an id: decoding that id would be ambiguous.
+
+    HF tokenizers silently keeps one of them; a file like that was edited by hand or damaged.
+    """
+    seen: dict[int, str] = {}
+    for token, id_ in model.get_vocab().items():
+        other = seen.setdefault(id_, token)
+        if other != token:
+            raise TokenizerFileError(source, f"duplicate id {id_}: tokens {other!r} and {token!r} both have it",
+                                     where=where, fix="Each id must belong to exactly one token.")
+
+
+def _build(stage: str, data: dict, source: object):
+    try:
+        return build(stage, data.get(stage), source=source, where=stage)
+    except RecursionError:
+        # Only a hand-made file nests Sequences this deep (HF's own JSON reader stops at 128 levels).
+        raise TokenizerFileError(source, f"the {stage} components are nested too deeply",
+                                 where=stage, fix="Flatten nested Sequence components.") from None
+
+
+def _settings(data: dict, key: str, check, source: object):
+    try:
+        return check(data.get(key))
+    except (ValueError, TypeError) as exc:
+        raise TokenizerFileError(source, str(exc), where=key) from None
 
 
 def tokenizer_from_dict(data: Any, *, source: object = "<dict>"):
     """Build a ``Tokenizer`` (or ``CharTokenizer``) from tokcore's native dict or an HF tokenizer.json dict."""
+    from . import truncation as _trunc
     from .char_tokenizer import CharTokenizer
     from .tokenizer import FORMAT_NAME, FORMAT_VERSION, Tokenizer
 
@@ -66,18 +103,19 @@ def tokenizer_from_dict(data: Any, *, source: object = "<dict>"):
             )
     if "model" not in data:
         raise TokenizerFileError(source, "no 'model' section: this is not a tokenizer.json or tokcore file", where="top level")
-    model = build("model", data.get("model"), source=source, where="model")
+    model = _build("model", data, source)
+    check_model_ids(model, source)
     kwargs = dict(
-        normalizer=build("normalizer", data.get("normalizer"), source=source, where="normalizer"),
-        pre_tokenizer=build("pre_tokenizer", data.get("pre_tokenizer"), source=source, where="pre_tokenizer"),
-        post_processor=build("post_processor", data.get("post_processor"), source=source, where="post_processor"),
-        decoder=build("decoder", data.get("decoder"), source=source, where="decoder"),
+        normalizer=_build("normalizer", data, source),
+        pre_tokenizer=_build("pre_tokenizer", data, source),
+        post_processor=_build("post_processor", data, source),
+        decoder=_build("decoder", data, source),
         added_tokens=_added_tokens(data, source),
         name=str(data.get("name") or ""),
     )
+    kwargs["truncation"] = _settings(data, "truncation", _trunc.check_truncation_settings, source)
+    kwargs["padding"] = _settings(data, "padding", _trunc.check_padding_settings, source)
     try:
-        kwargs["truncation"] = data.get("truncation")
-        kwargs["padding"] = data.get("padding")
         if data.get("class") == "CharTokenizer":
             return CharTokenizer._from_parts(model, **kwargs)
         return Tokenizer(model, **kwargs)

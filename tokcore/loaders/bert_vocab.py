@@ -25,11 +25,21 @@ def read_vocab_txt(path: Path) -> dict[str, int]:
     A file ``[PAD]\\n[UNK]\\n`` gives ``{"[PAD]": 0, "[UNK]": 1}``.
     """
     try:
-        text = path.read_bytes().decode("utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise TokenizerFileError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TokenizerFileError(path, f"not UTF-8 text (bad byte at offset {exc.start})", fix="Is this a vocab.txt?") from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise TokenizerFileError(path, f"not UTF-8 text (bad byte 0x{raw[exc.start]:02X} at offset {exc.start}, line {line})",
+                                 where=f"line {line}", fix="Is this a vocab.txt? It must be UTF-8 text, one token per line.") from None
+    nul = text.find("\0")
+    if nul >= 0:
+        # HF would take NUL-filled lines as tokens; a real vocabulary never holds them, a binary file does.
+        line = text.count("\n", 0, nul) + 1
+        raise TokenizerFileError(path, f"NUL bytes on line {line}: this looks like a binary file, not a vocab.txt",
+                                 where=f"line {line}", fix="Pass the text vocabulary (one token per line).")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -163,6 +163,14 @@ def read_sentencepiece_model(path: Path) -> SpModel:
             raise TokenizerFileError(path, "a piece is empty", where=f"pieces[{i}]")
         if p.type not in (NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE):
             raise TokenizerFileError(path, f"piece {p.piece!r} has unknown type {p.type}", where=f"pieces[{i}]")
+    unknown = [i for i, p in enumerate(model.pieces) if p.type == UNKNOWN]
+    if not unknown:
+        # sentencepiece refuses these too ("unk is not defined"): unknown text would have no token.
+        raise TokenizerFileError(path, "no piece has type UNKNOWN (the unknown piece, e.g. '<unk>')",
+                                 where="ModelProto.pieces", fix="sentencepiece models define exactly one unknown piece.")
+    if len(unknown) > 1:
+        raise TokenizerFileError(path, f"several pieces have type UNKNOWN (pieces {unknown[0]} and {unknown[1]})",
+                                 where=f"pieces[{unknown[1]}]", fix="sentencepiece models define exactly one unknown piece.")
     if model.trainer_spec.model_type not in MODEL_TYPES:
         raise TokenizerFileError(path, f"unknown model_type {model.trainer_spec.model_type}",
                                  where="trainer_spec.model_type", fix="Expected UNIGRAM (1), BPE (2), WORD (3) or CHAR (4).")

@@ -38,6 +38,7 @@ ENCODINGS: dict[str, tuple[str, dict[str, int] | None]] = {
     "whisper": (R50K_PATTERN, None),
 }
 _B64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
+MAX_RANK = 2**32  # ranks are token ids, which tokenizer files keep as unsigned 32-bit integers
 _ALIASES = {"r50k": "r50k_base", "p50k": "p50k_base", "cl100k": "cl100k_base", "o200k": "o200k_base"}
 
 
@@ -70,6 +71,9 @@ def read_tiktoken_ranks(path: Path) -> dict[bytes, int]:
                                      where=f"line {lineno}", fix="Is this a .tiktoken rank file?") from None
         if rank < 0:
             raise TokenizerFileError(path, f"negative rank {rank}", where=f"line {lineno}")
+        if rank >= MAX_RANK:
+            raise TokenizerFileError(path, f"rank {rank} is too large (ranks are token ids, below 2**32)",
+                                     where=f"line {lineno}")
         if token in ranks:
             raise TokenizerFileError(path, f"token {token!r} appears twice", where=f"line {lineno}")
         if rank in seen:
