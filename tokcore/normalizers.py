@@ -54,6 +54,9 @@ class Sequence(Normalizer):
         items = data["normalizers"]
         if not isinstance(items, list):
             raise TypeError("'normalizers' must be a list")
+        for i, d in enumerate(items):
+            if d is None:  # build() maps null to "no component", which a list cannot hold
+                raise TypeError(f"'normalizers[{i}]' is null; every item must be a normalizer object")
         return cls([build("normalizer", d, source=source, where=f"{where}.normalizers[{i}]") for i, d in enumerate(items)])
 
 
