@@ -1,0 +1,1 @@
+"""A corpus of malformed tokenizer files, written at test time (see ``cases.py``)."""
