@@ -23,6 +23,10 @@ PAGE_META: dict[str, tuple[str, str]] = {
     "compare": ("Compare", ":material/compare_arrows:"),
     "load_and_export": ("Load and export", ":material/upload_file:"),
     "load_export": ("Load and export", ":material/upload_file:"),
+    "train_bpe": ("Train BPE", ":material/merge:"),
+    "train_wordpiece": ("Train WordPiece", ":material/join_inner:"),
+    "train_unigram": ("Train Unigram", ":material/content_cut:"),
+    "pipeline_stages": ("Pipeline stages", ":material/account_tree:"),
 }
 DEFAULT_ICON = ":material/description:"
 
