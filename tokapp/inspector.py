@@ -1,0 +1,345 @@
+"""The Offsets inspector's data: per-token rows, unsafe boundaries, contract verdicts, word alignment, export.
+
+Everything starts from a ``tokens.TokenView`` (one cached encoding) and a choice of coordinates:
+``"view"`` checks the contract offsets against the tokenization text, ``"original"`` checks
+``original_offsets`` against the raw input. Rows are plain dicts (JSON-ready) so the same data
+feeds the table, the JSON and the CSV downloads.
+
+``inspect_rows(build_view(tokcore.CharTokenizer(), "ab"))[1]["offset"] == [2, 3]``
+
+Left out: HTML (``tokapp.inspector_html``) and streamlit (the page).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import unicodedata
+from dataclasses import asdict, dataclass
+
+import regex
+
+import tokcore
+from tokcore.analysis import align_words
+from tokcore.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME, BoundaryIssue, token_safety, unsafe_boundaries
+from tokcore.offsets import byte_span_to_char_span, first_contract_violation
+
+from .tokens import TokenView, row_kind
+from .visible import hex_bytes, visible
+
+COORDS = ("view", "original")
+COORD_LABELS = {"view": "tokenization text", "original": "raw input"}
+_GRAPHEME = regex.compile(r"\X", regex.DOTALL)  # extended grapheme clusters, as tokcore.boundaries
+SAFETY_LABELS = {
+    "safe": "safe",
+    INSIDE_CHAR: "inside a UTF-8 character",
+    INSIDE_GRAPHEME: "inside a grapheme cluster",
+    "sentinel": "no span (sentinel)",
+    "empty": "empty span",
+    "invalid": "invalid span",
+}
+CSV_COLUMNS = ("index", "id", "token", "special", "kind", "start", "stop", "char_start", "char_stop",
+               "raw_start", "raw_stop", "has_span", "has_nonempty_span", "safety", "raw_safety", "covers", "bytes")
+
+
+def _check_coords(coords: str) -> None:
+    if coords not in COORDS:
+        raise ValueError(f"coords must be 'view' or 'original', got {coords!r}")
+
+
+def text_and_offsets(view: TokenView, coords: str = "view") -> tuple[str, list[tuple[int, int]]]:
+    """The text the chosen spans point into, and those spans (contract convention)."""
+    _check_coords(coords)
+    if coords == "view":
+        return view.view_text, [r.offset for r in view.rows]
+    return view.raw_text, [r.original for r in view.rows]
+
+
+def _char_span(text: str, span: tuple[int, int]) -> list[int] | None:
+    got = byte_span_to_char_span(text, span)
+    return None if got is None else [got[0], got[1]]
+
+
+def inspect_rows(view: TokenView) -> list[dict]:
+    """One JSON-ready dict per token: spans in both coordinates, 0-based character spans, safety, bytes."""
+    offsets = [r.offset for r in view.rows]
+    originals = [r.original for r in view.rows]
+    safety = token_safety(view.view_text, offsets)
+    raw_safety = token_safety(view.raw_text, originals)
+    out = []
+    for r, s, rs in zip(view.rows, safety, raw_safety):
+        out.append(
+            {
+                "index": r.index,
+                "id": r.id,
+                "token": r.token,
+                "special": r.special,
+                "kind": row_kind(r),
+                "offset": list(r.offset),
+                "char_span": _char_span(view.view_text, r.offset),
+                "original": list(r.original),
+                "original_char_span": _char_span(view.raw_text, r.original),
+                "has_span": tokcore.has_span(r.offset),
+                "has_nonempty_span": tokcore.has_nonempty_span(r.offset),
+                "safety": s,
+                "raw_safety": rs,
+                "covers": r.text,
+                "bytes": hex_bytes(r.piece),
+            }
+        )
+    return out
+
+
+def _label(span) -> str:
+    return "–" if span is None else f"({span[0]}, {span[1]})"
+
+
+def display_records(rows: list[dict], coords: str = "view") -> list[dict]:
+    """Rows formatted for ``st.dataframe``; ``safety`` is the one of the chosen coordinates."""
+    _check_coords(coords)
+    out = []
+    for row in rows:
+        safety = row["safety"] if coords == "view" else row["raw_safety"]
+        covers = row["covers"]
+        if row["kind"] == "inserted":
+            shown = "∅ inserted"
+        elif covers is None:
+            shown = f"‹{row['bytes']}›"
+        else:
+            shown = visible(covers)
+        out.append(
+            {
+                "#": row["index"],
+                "id": row["id"],
+                "token": visible(row["token"]),
+                "span (1-based bytes)": _label(row["offset"]),
+                "chars (0-based)": _label(row["char_span"]),
+                "raw-input span": _label(row["original"]),
+                "special": row["special"],
+                "has_span": row["has_span"],
+                "has_nonempty_span": row["has_nonempty_span"],
+                "boundary": SAFETY_LABELS.get(safety, safety),
+                "covers": shown,
+            }
+        )
+    return out
+
+
+# ------------------------------------------------------------------ unsafe boundaries
+def describe_byte(text: str, idx: int) -> str:
+    """Where 1-based byte ``idx`` falls. ``describe_byte("a🙂", 3)`` says byte 2 of 4 of '🙂' (U+1F642)."""
+    pos = 1
+    for ch in text:
+        width = len(ch.encode("utf-8", "surrogatepass"))
+        if pos <= idx < pos + width:
+            name = unicodedata.name(ch, "") if len(ch) == 1 else ""
+            what = f"{visible(ch)!r} U+{ord(ch):04X}" + (f" {name}" if name else "")
+            if idx == pos:
+                return f"byte {idx} starts {what}"
+            return f"byte {idx} is byte {idx - pos + 1} of {width} of {what} ({hex_bytes(ch.encode('utf-8', 'surrogatepass'))})"
+        pos += width
+    return f"byte {idx} is the end of the text"
+
+
+def _grapheme_at(text: str, idx: int) -> str:
+    """The grapheme cluster a 1-based byte index falls inside (for amber explanations)."""
+    pos = 1
+    for m in _GRAPHEME.finditer(text):
+        width = len(m.group().encode("utf-8", "surrogatepass"))
+        if pos < idx < pos + width:
+            return m.group()
+        pos += width
+    return ""
+
+
+def issue_records(text: str, offsets, tokens) -> list[dict]:
+    """Every unsafe span end, explained. Kind ``inside_char`` is red, ``inside_grapheme`` amber."""
+    out = []
+    for issue in unsafe_boundaries(text, offsets):
+        if issue.kind == INSIDE_CHAR:
+            where = describe_byte(text, issue.index)
+        else:
+            cluster = _grapheme_at(text, issue.index)
+            parts = " + ".join(f"U+{ord(c):04X}" for c in cluster)
+            where = f"byte {issue.index} splits the grapheme cluster {visible(cluster)!r} ({parts})"
+        out.append(
+            {
+                "token": issue.token,
+                "token text": visible(tokens[issue.token]) if issue.token < len(tokens) else "",
+                "end": issue.end,
+                "byte": issue.index,
+                "kind": issue.kind,
+                "flag": "red" if issue.kind == INSIDE_CHAR else "amber",
+                "explanation": where,
+            }
+        )
+    return out
+
+
+def issue_points(issues: list[BoundaryIssue] | list[dict]) -> dict[int, str]:
+    """Byte index -> worst kind (``inside_char`` beats ``inside_grapheme``)."""
+    points: dict[int, str] = {}
+    for issue in issues:
+        idx, kind = (issue["byte"], issue["kind"]) if isinstance(issue, dict) else (issue.index, issue.kind)
+        if points.get(idx) != INSIDE_CHAR:
+            points[idx] = kind
+    return points
+
+
+# ------------------------------------------------------------------ verdicts
+@dataclass(frozen=True)
+class Verdict:
+    """One check: the call as written, whether it passed, and the first problem in words."""
+
+    call: str
+    ok: bool
+    detail: str
+
+
+def first_overlap(offsets) -> tuple[int, int, str] | None:
+    """(index, previous index, rule) of the first span ``offsets_are_nonoverlapping`` rejects, with its defaults.
+
+    ``first_overlap([(1, 3), (2, 4)]) == (1, 0, "starts at 2, before the previous span's stop 3")``
+    """
+    prev_stop, prev_i = None, None
+    for i, o in enumerate(offsets):
+        try:
+            start, stop = o
+        except (TypeError, ValueError):
+            return (i, -1, "is not a (start, stop) pair")
+        if (start, stop) == (0, 0):
+            continue
+        if stop < start:
+            return (i, -1, f"is inverted (stop {stop} < start {start})")
+        if stop == start:
+            continue
+        if prev_stop is not None and start < prev_stop:
+            return (i, prev_i, f"starts at {start}, before the previous span's stop {prev_stop}")
+        prev_stop, prev_i = stop, i
+    return None
+
+
+def _violation_text(text: str, offsets, tokens, found) -> str:
+    index, offset, rule = found
+    tok = f" {visible(tokens[index])!r}" if 0 <= index < len(tokens) else ""
+    detail = f"token {index}{tok}, span {offset!r}: {rule}"
+    if "inside a UTF-8 character" in rule and isinstance(offset, tuple):
+        idx = offset[0] if rule.startswith("start") else offset[1]
+        detail += f"; {describe_byte(text, idx)}"
+    return detail
+
+
+def verdicts(text: str, offsets, tokens=()) -> list[Verdict]:
+    """The three contract checks on ``offsets`` into ``text``, each with its first violation explained."""
+    tokens = list(tokens)
+    out = []
+    for strict in (False, True):
+        call = ("validate_offsets_contract(text, offsets, require_string_boundaries=True)" if strict
+                else "validate_offsets_contract(text, offsets)")
+        ok = tokcore.validate_offsets_contract(text, offsets, require_string_boundaries=strict)
+        if ok:
+            detail = ("every span starts and stops on a character boundary" if strict
+                      else "every span is the sentinel or lies within 1..n+1 with start <= stop")
+        else:
+            found = first_contract_violation(text, offsets, require_string_boundaries=strict)
+            detail = "first violation: " + _violation_text(text, offsets, tokens, found) if found else "rejected"
+            if strict and found and "UTF-8 character" in found[2]:
+                detail += " (expected for byte-level tokenizers: the normal check is the contract)"
+        out.append(Verdict(call, ok, detail))
+    ok = tokcore.offsets_are_nonoverlapping(offsets)
+    if ok:
+        detail = "read in order, no span starts before the previous one stops (sentinels and empty spans skipped)"
+    else:
+        found = first_overlap(offsets)
+        if found is None:
+            detail = "rejected"
+        else:
+            i, prev, rule = found
+            tok = f" {visible(tokens[i])!r}" if i < len(tokens) else ""
+            detail = f"first problem: token {i}{tok} {tuple(offsets[i])!r} {rule}"
+            if prev >= 0:
+                detail += f" (token {prev} {tuple(offsets[prev])!r})"
+    out.append(Verdict("offsets_are_nonoverlapping(offsets)", ok, detail))
+    return out
+
+
+# ------------------------------------------------------------------ word alignment
+def word_rows(text: str, offsets, tokens) -> list[dict]:
+    """Words (whitespace-separated) and the tokens covering them; only spans with ``has_nonempty_span`` count.
+
+    ``word_rows("ab c", [(0, 0), (1, 2), (2, 3), (4, 5)], ["[CLS]", "a", "b", "c"])[0]["tokens"] == [1, 2]``
+    """
+    out = []
+    for n, w in enumerate(align_words(text, offsets)):
+        out.append(
+            {
+                "word": n,
+                "text": visible(w.word),
+                "span": list(w.span),
+                "tokens": list(w.tokens),
+                "pieces": " · ".join(visible(tokens[i]) for i in w.tokens),
+                "count": len(w.tokens),
+            }
+        )
+    return out
+
+
+def word_display(rows: list[dict]) -> list[dict]:
+    """Word rows for ``st.dataframe``."""
+    return [
+        {
+            "word #": r["word"],
+            "word": r["text"],
+            "span": _label(r["span"]),
+            "tokens": (f"{r['tokens'][0]}–{r['tokens'][-1]}" if len(r["tokens"]) > 1
+                       else str(r["tokens"][0]) if r["tokens"] else "none"),
+            "pieces": r["pieces"],
+            "count": r["count"],
+        }
+        for r in rows
+    ]
+
+
+# ------------------------------------------------------------------ export
+def csv_text(rows: list[dict]) -> str:
+    """The token table as CSV, spans split into start/stop columns (empty for ``None``)."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for r in rows:
+        cs, raw = r["char_span"] or ["", ""], r["original"]
+        writer.writerow(
+            {
+                "index": r["index"], "id": r["id"], "token": r["token"], "special": r["special"], "kind": r["kind"],
+                "start": r["offset"][0], "stop": r["offset"][1], "char_start": cs[0], "char_stop": cs[1],
+                "raw_start": raw[0], "raw_stop": raw[1], "has_span": r["has_span"],
+                "has_nonempty_span": r["has_nonempty_span"], "safety": r["safety"], "raw_safety": r["raw_safety"],
+                "covers": "" if r["covers"] is None else r["covers"], "bytes": r["bytes"],
+            }
+        )
+    return buf.getvalue()
+
+
+def json_text(view: TokenView, rows: list[dict], *, tokenizer: str = "", coords: str = "view") -> str:
+    """Everything the page shows, as one JSON document (conventions stated, so it reads on its own)."""
+    text, offsets = text_and_offsets(view, coords)
+    tokens = view.tokens
+    doc = {
+        "tokenizer": tokenizer,
+        "convention": {
+            "coordinate_system": tokcore.offsets_coordinate_system(),
+            "index_base": tokcore.offsets_index_base(),
+            "span_style": tokcore.offsets_span_style(),
+            "sentinel": list(tokcore.offsets_sentinel()),
+            "char_span": "0-based, half-open Python character indices into the tokenization text",
+        },
+        "raw_text": view.raw_text,
+        "tokenization_text": view.view_text,
+        "checked_against": COORD_LABELS[coords],
+        "tokens": rows,
+        "verdicts": [asdict(v) for v in verdicts(text, offsets, tokens)],
+        "unsafe_boundaries": issue_records(text, offsets, tokens),
+        "words": word_rows(text, offsets, tokens),
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
