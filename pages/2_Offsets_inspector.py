@@ -21,10 +21,8 @@ st.title("Offsets inspector")
 st.caption("Where every token comes from: its contract span (1-based, half-open UTF-8 bytes), its character span, "
            "its span in the raw input, and whether its boundaries cut a character or a grapheme cluster.")
 
-notes = st_share.seed(P, text_default=DEFAULT_TEXT, tokenizer_default=DEFAULT_TOKENIZER,
+st_share.seed(P, text_default=DEFAULT_TEXT, tokenizer_default=DEFAULT_TOKENIZER,
                       known_tokenizers=[s.key for s in st_common.available_specs()], schema=SCHEMA)
-for note in notes:
-    st.info(note, icon=":material/link:")
 
 with st.sidebar:
     picker_box = st.container()

@@ -11,12 +11,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import tokcore
+from app_pages import REFUSAL, REFUSING_KEY, open_page, with_refusing_tokenizer
 from tokapp import inspector, inspector_html, samples
-from tokapp.samples import SessionTokenizer
 from tokapp.tokens import build_view
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = str(ROOT / "pages" / "2_Offsets_inspector.py")
+PAGE = "2_Offsets_inspector.py"
 BYTELEVEL = ROOT / "sample_vocabs" / "english_bytelevel_bpe.json"
 CHARS = ROOT / "sample_vocabs" / "multilingual_chars.json"
 
@@ -167,9 +167,7 @@ def test_byte_grid_shows_every_byte_and_the_unsafe_bars(bytelevel):
 
 # ---------------------------------------------------------------- the page
 def run_page(text: str | None = None, tok: str | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = open_page(PAGE)
     if tok is not None:
         at.selectbox(key="oi_tok").set_value(tok).run()
     if text is not None:
@@ -227,18 +225,9 @@ def test_template_toggle_moves_sentinels_on_and_off_their_lane():
     assert {m.label: m.value for m in at.metric}["Sentinels (0, 0)"] == "0"
 
 
-class _Refusing(tokcore.CharTokenizer):
-    def encode_result(self, text, **options):
-        raise tokcore.ConfigurationError("this tokenizer refuses the text; pick another one")
-
-
 def test_engine_errors_are_shown_as_st_error():
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.session_state["tokapp_session_tokenizers"] = {
-        "session:test-refusing": SessionTokenizer("session:test-refusing", "Refusing", _Refusing()),
-    }
-    at.run()
-    at.selectbox(key="oi_tok").set_value("session:test-refusing").run()
+    at = with_refusing_tokenizer(PAGE)
+    at.selectbox(key="oi_tok").set_value(REFUSING_KEY).run()
     assert not at.exception
-    assert [e.value for e in at.error] == ["this tokenizer refuses the text; pick another one"]
+    assert [e.value for e in at.error] == [REFUSAL]
     assert not at.dataframe

@@ -26,7 +26,7 @@ def seed(prefix: str, *, text_default: str | None, tokenizer_default: str | Sequ
          schema: Iterable[share.Option] = ()) -> list[str]:
     """Put the link's values (or the defaults) into the widgets' session keys that are not set yet.
 
-    Returns the notes about what the link asked for but this app cannot honour.
+    Shows (``st.info``) and returns the notes about what the link asked for but this app cannot honour.
     """
     schema = list(schema)
     known = list(known_tokenizers)
@@ -50,6 +50,8 @@ def seed(prefix: str, *, text_default: str | None, tokenizer_default: str | Sequ
         key = share.option_key(prefix, opt.name)
         if key not in st.session_state:
             st.session_state[key] = state.options.get(opt.name, opt.default)
+    for note in state.notes:
+        st.info(note, icon=":material/link:")
     return state.notes
 
 

@@ -1,0 +1,135 @@
+"""Compare: two to four tokenizers on the same text, side by side, and over a set of languages."""
+
+import pandas as pd
+import streamlit as st
+
+from tokapp import compare, samples, share, st_common, st_share
+
+P = "cmp"  # widget key prefix of this page
+DEFAULT_TEXT = "Tokenizers disagree: unbelievably, naïve café-goers don't tokenize 🙂 the same way."
+DEFAULT_TOKENIZERS = ("file:english_bytelevel_bpe.json", "file:english_wordpiece.json")
+
+st_common.page_setup()
+st.html(compare.style_block())
+st.title("Compare")
+st.caption("The same text through two to four tokenizers. Spans are compared in the raw input (original_offsets), "
+           "the one coordinate system all tokenizers share.")
+
+specs = st_common.available_specs()
+keys = [s.key for s in specs]
+SCHEMA = (
+    share.Option("ring", (True, False), True),
+    share.Option("a", tuple(keys), None),
+    share.Option("b", tuple(keys), None),
+)
+defaults = [k for k in DEFAULT_TOKENIZERS if k in keys] or keys[:2]
+st_share.seed(P, text_default=DEFAULT_TEXT, tokenizer_default=defaults, known_tokenizers=keys,
+                      multiple=True, schema=SCHEMA)
+
+with st.sidebar:
+    palette, show_ids = st_common.display_options()
+    with st.expander(f"Add a tokenizer file (up to {samples.MAX_UPLOAD_BYTES // 2**20} MiB)"):
+        uploaded = st_common.upload_widget(P)
+    if uploaded and st.session_state.get(f"{P}_last_upload") != uploaded:
+        st.session_state[f"{P}_last_upload"] = uploaded
+        chosen_now = list(st.session_state.get(f"{P}_toks", []))
+        if uploaded not in chosen_now and len(chosen_now) < share.MAX_TOKENIZERS:
+            st.session_state[f"{P}_toks"] = chosen_now + [uploaded]
+    specs = st_common.available_specs()
+
+chosen = st_share.tokenizer_multiselect(P, specs)
+text = st.text_area("Text", key=f"{P}_text", height=90, max_chars=20_000)
+ring = st.toggle("Ring the boundaries the others do not share", key=f"{P}_ring",
+                 help="A ring sits where one tokenizer cuts the text and none of the others does.")
+
+
+def publish_and_share():
+    params = share.encode_state(P, text=text, tokenizers=[s.key for s in chosen],
+                                options={"ring": ring, "a": st.session_state.get(f"{P}_a"),
+                                         "b": st.session_state.get(f"{P}_b")}, schema=SCHEMA)
+    st_share.publish(P, params)
+    st_share.share_box(params, note=share.text_note(text))
+
+
+if len(chosen) < 2:
+    st.info("Pick at least two tokenizers to compare.", icon=":material/compare_arrows:")
+    publish_and_share()
+    st.stop()
+
+views, tokenizers = [], []
+progress = st.progress(0.0, text="Encoding…")
+try:
+    for i, spec in enumerate(chosen):
+        progress.progress(i / len(chosen), text=f"Encoding with {spec.label}…")
+        tokenizers.append(st_common.load_tokenizer(spec))
+        views.append(st_common.token_view(spec, text))
+except Exception as exc:  # the engine's message as st.error, never a traceback
+    progress.empty()
+    st_common.show_error(exc)
+    st.stop()
+progress.empty()
+
+rows = compare.figure_rows([(s.label, v, t.unk_token) for s, v, t in zip(chosen, views, tokenizers)])
+st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+unshared = compare.unshared_points(views)
+columns = st.columns(len(chosen))
+for col, spec, view, row, mine in zip(columns, chosen, views, rows, unshared):
+    with col:
+        st.markdown(f"**{spec.label}**")
+        a, b = st.columns(2)
+        a.metric("Tokens", row["tokens"])
+        b.metric("Chars / token", f"{row['chars / token']:.2f}")
+        st.html(compare.ringed_html(view, mine, ring=ring, palette=palette, show_ids=show_ids))
+        if ring:
+            st.caption(f"{len(mine)} boundar{'y' if len(mine) == 1 else 'ies'} no other tokenizer shares.")
+
+st.subheader("Token-to-token alignment")
+st.caption("For each token of A, the range of B's tokens it overlaps in the raw input (A's token i covers B's "
+           "tokens j–k). Tokens with no span map to nothing.")
+by_key = {s.key: s for s in chosen}
+chosen_keys = list(by_key)
+for name, fallback in (("a", chosen_keys[0]), ("b", chosen_keys[1])):
+    if st.session_state.get(f"{P}_{name}") not in by_key:
+        st.session_state[f"{P}_{name}"] = fallback
+ca, cb = st.columns(2)
+key_a = ca.selectbox("A", chosen_keys, key=f"{P}_a", format_func=lambda k: by_key[k].label)
+key_b = cb.selectbox("B", chosen_keys, key=f"{P}_b", format_func=lambda k: by_key[k].label)
+view_a, view_b = views[chosen_keys.index(key_a)], views[chosen_keys.index(key_b)]
+align = compare.alignment_rows(view_a, view_b)
+st.dataframe(pd.DataFrame(compare.alignment_display(align)), hide_index=True, width="stretch", height=260)
+st.download_button("Download the map as JSON", compare.alignment_json(by_key[key_a].label, by_key[key_b].label, text, align),
+                   file_name="alignment.json", mime="application/json", key=f"{P}_dl_map",
+                   icon=":material/download:")
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def language_rows(cache_key: str, label: str, _tokenizer) -> list[dict]:
+    corpus = compare.load_corpus()
+    return compare.multilingual_rows(label, lambda s: _tokenizer.encode(s, add_special_tokens=False), corpus)
+
+
+st.subheader("Across languages")
+corpus = compare.load_corpus()
+st.caption(f"The same sentence in {len(corpus)} languages (sample_vocabs/corpora/multilingual.txt): tokens per "
+           "character, template tokens left out. Lower means the tokenizer packs that script more tightly.")
+ml_rows = []
+progress = st.progress(0.0, text="Tokenizing the languages…")
+try:
+    for i, (spec, tok) in enumerate(zip(chosen, tokenizers)):
+        progress.progress(i / len(chosen), text=f"Tokenizing the languages with {spec.label}…")
+        ml_rows += language_rows(spec.cache_key, spec.label, tok)
+except Exception as exc:
+    progress.empty()
+    st_common.show_error(exc)
+else:
+    progress.empty()
+    if ml_rows:
+        st.plotly_chart(compare.multilingual_figure(ml_rows), key=f"{P}_ml_chart")
+        with st.expander("The figures as a table"):
+            table = pd.DataFrame(ml_rows).pivot(index="language", columns="tokenizer", values="tokens per character")
+            st.dataframe(table.reindex([lang for lang, _ in corpus]), width="stretch")
+    else:
+        st.caption("(the multilingual corpus is missing)")
+
+publish_and_share()

@@ -1,0 +1,220 @@
+"""Compare: several tokenizers on one text. Figures, ringed unshared boundaries, A->B alignment, languages.
+
+Tokenizers normalize differently, so comparisons use the raw input and ``original_offsets``
+(the one coordinate system every tokenizer shares). A boundary is a start or stop of a
+non-empty span; one that no other chosen tokenizer has is drawn with a ring.
+
+``figure_rows([("ascii", build_view(tokcore.CharTokenizer(), "ab"), "<UNK>")])[0]["tokens"] == 2``
+
+Left out: encoding and caching (the page), and styling of the chips (``tokapp.html.STYLE``,
+whose ``tk-`` classes the chips reuse).
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from tokcore.analysis import align_tokens, figures, unshared_boundaries
+from . import colors
+from .span_walk import walk
+from .tokens import TokenView, row_kind
+from .visible import hex_bytes, visible, visible_segments
+
+CORPUS = Path(__file__).resolve().parent.parent / "sample_vocabs" / "corpora" / "multilingual.txt"
+RING = "#e8590c"
+STYLE = f"""
+.cmp-ring{{display:inline-block;width:11px;height:11px;border:2.5px solid {RING};border-radius:50%;
+  vertical-align:middle;margin:0 1px;box-sizing:border-box}}
+.cmp-note{{font-size:13px;color:#495057}}
+"""
+
+
+def style_block() -> str:
+    return f"<style>{STYLE}</style>"
+
+
+def original_offsets(view: TokenView) -> list[tuple[int, int]]:
+    return [r.original for r in view.rows]
+
+
+def figure_rows(items: Sequence[tuple[str, TokenView, str | None]]) -> list[dict]:
+    """Per tokenizer: counts, characters and bytes per token, fertility (tokens per word), unknown rate."""
+    out = []
+    for label, view, unk in items:
+        f = figures(view.raw_text, view.tokens, original_offsets(view), unk_token=unk)
+        out.append(
+            {
+                "tokenizer": label,
+                "tokens": f.n_tokens,
+                "characters": f.n_chars,
+                "bytes": f.n_bytes,
+                "chars / token": round(f.chars_per_token, 3),
+                "bytes / token": round(f.bytes_per_token, 3),
+                "fertility (tokens / word)": round(f.fertility, 3),
+                "unknown rate": round(f.unknown_rate, 4),
+            }
+        )
+    return out
+
+
+def unshared_points(views: Sequence[TokenView]) -> list[set[int]]:
+    """For each view, the boundaries (1-based byte indices of the raw input) no other view has."""
+    offsets = [original_offsets(v) for v in views]
+    return [unshared_boundaries(mine, offsets[:i] + offsets[i + 1:]) for i, mine in enumerate(offsets)]
+
+
+def _text_html(text: str) -> str:
+    return "".join(f'<span class="tk-ws">{escape(s)}</span>' if m else escape(s) for s, m in visible_segments(text))
+
+
+def _piece(data: bytes) -> str:
+    try:
+        return _text_html(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return f'<span class="tk-bytes-hex">‹{hex_bytes(data)}›</span>'
+
+
+def _ring(idx: int) -> str:
+    return f'<span class="cmp-ring" data-byte="{idx}" title="boundary at byte {idx}: no other tokenizer cuts here"></span>'
+
+
+def ringed_html(view: TokenView, unshared: set[int], *, ring: bool = True, palette: str = colors.DEFAULT_PALETTE,
+                show_ids: bool = True, max_tokens: int = 1500) -> str:
+    """Token chips over the raw input; with ``ring``, a ring marks each boundary the others do not share."""
+    data = view.raw_text.encode("utf-8", "surrogatepass")
+    out: list[str] = []
+    rings = 0
+    for event in walk(view.rows, original_offsets(view), data, unshared if ring else set(), max_tokens=max_tokens):
+        what = event[0]
+        if what == "gap":
+            out.append(f'<span class="tk-gap" title="covered by no token">{_piece(event[1])}</span>')
+        elif what == "mark":
+            rings += 1
+            out.append(_ring(event[1]))
+        elif what == "more":
+            out.append(f'<span class="tk-more">… {event[1]} more tokens not drawn</span>')
+        else:
+            row = event[1]
+            kind = row_kind(row)
+            ident = f'<span class="tk-id">{row.id}</span>' if show_ids else ""
+            title = escape(f"#{row.index} · id {row.id} · token {visible(row.token)} · original span {row.original}",
+                           quote=True)
+            style, inner = "", _text_html(row.token)
+            if what == "token":
+                start, stop, k = event[2:]
+                if stop > start:
+                    inner = _piece(data[start - 1 : stop - 1])
+                if kind not in ("special", "inserted"):
+                    style = f' style="background:{colors.token_color(k, palette)}"'
+            out.append(f'<span class="tk-tok tk-{kind}"{style} title="{title}"><span class="tk-txt">{inner}</span>'
+                       f"{ident}</span>")
+    return f'<div class="tk-strip cmp-strip" data-rings="{rings}">{"".join(out)}</div>'
+
+
+def alignment_rows(view_a: TokenView, view_b: TokenView) -> list[dict]:
+    """A's token i covers B's tokens j..k (by overlap in the raw input); ``None`` when it covers none.
+
+    ``alignment_rows(a, a)[i]["b_first"] == i`` for every token of ``a`` with a non-empty span.
+    """
+    ranges = align_tokens(original_offsets(view_a), original_offsets(view_b))
+    out = []
+    for row, rng in zip(view_a.rows, ranges):
+        out.append(
+            {
+                "a_index": row.index,
+                "a_token": row.token,
+                "a_span": list(row.original),
+                "b_first": None if rng is None else rng[0],
+                "b_last": None if rng is None else rng[1],
+                "b_tokens": [] if rng is None else [view_b.rows[j].token for j in range(rng[0], rng[1] + 1)],
+            }
+        )
+    return out
+
+
+def alignment_display(rows: list[dict]) -> list[dict]:
+    return [
+        {
+            "A #": r["a_index"],
+            "A token": visible(r["a_token"]),
+            "raw span": f"({r['a_span'][0]}, {r['a_span'][1]})",
+            "B tokens": ("–" if r["b_first"] is None else str(r["b_first"]) if r["b_first"] == r["b_last"]
+                         else f"{r['b_first']}–{r['b_last']}"),
+            "B pieces": " · ".join(visible(t) for t in r["b_tokens"]),
+        }
+        for r in rows
+    ]
+
+
+def alignment_json(label_a: str, label_b: str, text: str, rows: list[dict]) -> str:
+    """The map as JSON: ``{"a": ..., "b": ..., "map": [{"a_index": 0, "b_first": 0, "b_last": 1, ...}]}``."""
+    doc = {
+        "a": label_a,
+        "b": label_b,
+        "text": text,
+        "spans": "original_offsets: 1-based, half-open UTF-8 byte spans into the text; (0, 0) = no source",
+        "map": rows,
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+# ------------------------------------------------------------------ multilingual view
+def parse_corpus(text: str) -> list[tuple[str, str]]:
+    """Lines ``Language: text`` as pairs. ``parse_corpus("French: Le chat.")== [("French", "Le chat.")]``."""
+    out = []
+    for line in text.splitlines():
+        name, sep, sentence = line.partition(":")
+        if sep and name.strip() and sentence.strip():
+            out.append((name.strip(), sentence.strip()))
+    return out
+
+
+def load_corpus(path: Path = CORPUS) -> list[tuple[str, str]]:
+    return parse_corpus(path.read_text(encoding="utf-8")) if path.is_file() else []
+
+
+def multilingual_rows(label: str, encode: Callable[[str], Sequence], corpus: Iterable[tuple[str, str]]) -> list[dict]:
+    """Tokens per character of each language's sentence; ``encode(text)`` returns the token ids.
+
+    Template tokens are left out by the caller (``add_special_tokens=False``) so they do not
+    inflate short sentences.
+    """
+    out = []
+    for language, sentence in corpus:
+        n = len(encode(sentence))
+        out.append({"language": language, "tokenizer": label, "tokens": n, "characters": len(sentence),
+                    "tokens per character": round(n / len(sentence), 4) if sentence else 0.0})
+    return out
+
+
+def multilingual_figure(rows: list[dict]):
+    """A grouped bar chart (plotly): languages along x, tokens per character, one colour per tokenizer."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure()
+    languages = list(dict.fromkeys(r["language"] for r in rows))
+    for label in dict.fromkeys(r["tokenizer"] for r in rows):
+        mine = {r["language"]: r for r in rows if r["tokenizer"] == label}
+        fig.add_trace(
+            go.Bar(
+                name=label,
+                x=languages,
+                y=[mine[lang]["tokens per character"] if lang in mine else None for lang in languages],
+                customdata=[[mine[lang]["tokens"], mine[lang]["characters"]] if lang in mine else [None, None]
+                            for lang in languages],
+                hovertemplate="%{x}: %{y:.2f} tokens/char (%{customdata[0]} tokens, %{customdata[1]} chars)"
+                              "<extra>" + escape(label) + "</extra>",
+            )
+        )
+    fig.update_layout(
+        barmode="group",
+        height=440,
+        margin=dict(l=10, r=10, t=40, b=10),
+        yaxis_title="tokens per character",
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+        title=None,
+    )
+    return fig

@@ -1,0 +1,71 @@
+"""Uploaded tokenizer files, one or several at once (GPT-2's ``vocab.json`` + ``merges.txt`` come as a pair).
+
+Checks come first and say what to fix: at most ``MAX_FILES`` files, known suffixes, and the size limit
+``samples.MAX_UPLOAD_BYTES`` for all files together. The files are written to a fresh temporary
+directory under their own base names and read with ``tokcore.load`` (the directory when there are
+several, so its format detection pairs the files). Errors are the engine's ``ValueError``s.
+
+``check_files([("vocab.json", 10), ("merges.txt", 10)])`` passes; ``[("x.exe", 1)]`` raises.
+
+Left out: the streamlit uploader widget (the Load and export page).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import tokcore
+
+from .samples import MAX_UPLOAD_BYTES, SessionTokenizer, load_uploaded
+
+SUFFIXES = (".json", ".txt", ".model", ".tiktoken")
+MAX_FILES = 4
+ACCEPTED = "tokenizer.json, tokcore JSON, vocab.txt, vocab.json + merges.txt, a sentencepiece .model, a .tiktoken file"
+
+
+def limit_text() -> str:
+    """The size limit as the page states it. ``limit_text() == "50 MiB"`` with the default limit."""
+    return f"{MAX_UPLOAD_BYTES // 2**20} MiB"
+
+
+def check_files(files: Sequence[tuple[str, int]]) -> None:
+    """Raise ``ValueError`` naming the problem when ``(name, size)`` pairs cannot be an upload."""
+    if not files:
+        raise ValueError("no file uploaded")
+    if len(files) > MAX_FILES:
+        raise ValueError(f"{len(files)} files uploaded; at most {MAX_FILES} at once (e.g. vocab.json + merges.txt)")
+    names = [Path(name).name for name, _ in files]
+    if len(set(names)) != len(names):
+        raise ValueError(f"two uploaded files share a name ({', '.join(names)}); upload each name once")
+    for name in names:
+        if Path(name).suffix.lower() not in SUFFIXES:
+            raise ValueError(f"{name}: unsupported file type; expected {ACCEPTED}")
+    total = sum(size for _, size in files)
+    if total > MAX_UPLOAD_BYTES:
+        raise ValueError(f"the upload is {total / 2**20:.1f} MiB, over the {limit_text()} limit; "
+                         "use tokcore.load on the file from Python instead")
+
+
+def bundle_key(files: Sequence[tuple[str, bytes]]) -> str:
+    """A stable key for a set of files (order does not matter)."""
+    digest = hashlib.sha256()
+    for name, data in sorted(files):
+        digest.update(Path(name).name.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
+    return "upload:" + digest.hexdigest()[:16]
+
+
+def load_files(files: Sequence[tuple[str, bytes]]) -> SessionTokenizer:
+    """The tokenizer the uploaded files hold, as a session entry labelled with the file names."""
+    check_files([(name, len(data)) for name, data in files])
+    if len(files) == 1:
+        return load_uploaded(*files[0])
+    names = [Path(name).name for name, _ in files]
+    with tempfile.TemporaryDirectory(prefix="tokapp-") as tmp:
+        for name, (_, data) in zip(names, files):
+            (Path(tmp) / name).write_bytes(data)
+        tokenizer = tokcore.load(Path(tmp))
+    label = " + ".join(names)
+    return SessionTokenizer(bundle_key(files), f"Uploaded: {label}", tokenizer, origin="upload", description=label)
