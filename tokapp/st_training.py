@@ -29,10 +29,11 @@ def page_setup() -> None:
 
 
 # ----------------------------------------------------------------------------- corpus
-def corpus_picker(prefix: str, *, default: str = "classic") -> training.Corpus | None:
+def corpus_picker(prefix: str, *, default: str = "classic", on_change=None) -> training.Corpus | None:
     """Corpus choice (bound to the URL), a paste box or an uploader; ``None`` until there is text."""
     choice = st.selectbox("Corpus", training.CORPUS_CHOICES, index=training.CORPUS_CHOICES.index(default),
-                          format_func=training.CORPUS_LABELS.get, key=f"{prefix}_corpus", bind="query-params")
+                          format_func=training.CORPUS_LABELS.get, key=f"{prefix}_corpus", bind="query-params",
+                          on_change=on_change)
     try:
         if choice in training.BUILTIN_CORPORA:
             return training.builtin_corpus(choice)

@@ -1,0 +1,150 @@
+"""Train Unigram: the seed vocabulary, the loss per EM iteration, the pruning rounds (loss, size,
+removed pieces with their loss deltas), the classroom removal table, and for one word the Viterbi
+lattice with its best path, the n-best list and samples at an adjustable alpha."""
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from tokapp import classroom, st_training, train_figures, training
+from tokapp.visible import visible
+
+P = "tu"  # widget key prefix of this page
+DEFAULT_VOCAB = {"classic": 10}
+VOCAB_KEY = f"{P}_vocab"
+PRE_KEY = f"{P}_pre"
+
+
+def default_vocab(choice: str) -> int:
+    return DEFAULT_VOCAB.get(choice, 200)
+
+
+def reset_vocab() -> None:
+    """A new corpus gets its own defaults: the classic words stay bare (no ▁), as in the course."""
+    choice = st.session_state.get(f"{P}_corpus", "classic")
+    st.session_state[VOCAB_KEY] = default_vocab(choice)
+    st.session_state[PRE_KEY] = "whitespace" if choice == "classic" else "metaspace"
+
+
+st_training.page_setup()
+st.title("Train Unigram")
+st.caption("Unigram starts from a large seed vocabulary, fits piece probabilities with EM, then prunes the pieces "
+           "whose removal raises the corpus loss least, round after round, until the vocabulary is small enough.")
+
+with st.sidebar:
+    corpus = st_training.corpus_picker(P, on_change=reset_vocab)
+    if VOCAB_KEY not in st.session_state and VOCAB_KEY not in st.query_params:
+        reset_vocab()
+    if PRE_KEY not in st.session_state and PRE_KEY not in st.query_params:
+        reset_vocab()
+    vocab_size = st.number_input("Vocabulary size", 2, 50_000, key=VOCAB_KEY, bind="query-params",
+                                 help="Counts everything, [UNK] included; pruning stops at 1.1 × this.")
+    pre = st.selectbox("Pre-tokenizer", ["metaspace", "whitespace", "whitespace_split"],
+                       format_func=training.PRE_TOKENIZERS.get, key=PRE_KEY, bind="query-params",
+                       help="Metaspace keeps spaces as ▁ at word starts, as sentencepiece does.")
+
+if corpus is None:
+    st.stop()
+settings = training.Settings("unigram", int(vocab_size), pre)
+run = st_training.train(corpus, settings)
+if run is None:
+    st.stop()
+details = run.result.details
+sizes, losses = training.unigram_curve(run)
+rounds = len(run.steps)
+c1, c2, c3, c4 = st.columns(4)
+c1.metric("Seed pieces", details["seed_size"], help=corpus.summary())
+c2.metric("Pruning rounds", rounds)
+c3.metric("Final vocabulary", run.tokenizer.vocab_size)
+c4.metric("Final loss", f"{details['final_loss']:.2f}", help="Negative log-likelihood of the corpus (natural log).")
+if not rounds:
+    st.info("The seed is already small enough: no pruning round ran. Lower the vocabulary size to see pruning.")
+
+st.plotly_chart(train_figures.em_loss_figure(details["em_losses"], 2), key=f"{P}_em_chart")
+
+st.subheader("Pruning rounds")
+class_on = st.toggle("Classroom mode", key=f"{P}_class", help="Hide the next round and guess a piece it removes.")
+if class_on:
+    state = st_training.classroom_state(P, rounds, "removed")
+    answer = None if state.finished else classroom.removed_answer(run.steps[state.step].removed)
+    state = st_training.classroom_panel(P, state, answer, what="round")
+    r = classroom.visible_steps(state)
+else:
+    r = st_training.step_controls(P, rounds, label="pruning rounds done", default=rounds)
+st.plotly_chart(train_figures.pruning_figure(sizes, losses, r), key=f"{P}_pruning_chart")
+if r:
+    step = run.steps[r - 1]
+    st.markdown(f"### Round {r}: {len(step.removed)} pieces pruned, {len(step.dropped)} dropped by EM, "
+                f"{step.vocab_size} left")
+    left, right = st.columns(2)
+    left.plotly_chart(train_figures.removed_figure(step.removed_losses), key=f"{P}_removed_chart")
+    with right:
+        st.dataframe(pd.DataFrame([{"piece": visible(p), "loss delta": d} for p, d in step.removed_losses]),
+                     hide_index=True, width="stretch", height=300)
+        if step.dropped:
+            st.caption("Dropped by EM (expected count below 0.5): " + ", ".join(f"`{visible(p)}`" for p in step.dropped[:60]))
+else:
+    st.markdown("### Round 0: the seed vocabulary after EM")
+
+with st.expander(f"Seed vocabulary ({details['seed_size']} pieces) and what became of each"):
+    fates = training.seed_fates(run)
+    st.dataframe(pd.DataFrame([{**f, "piece": visible(f["piece"])} for f in fates]), hide_index=True, width="stretch")
+    missing = details["seed_size"] - len(fates)
+    if missing > 0:
+        st.caption(f"{missing} more seed pieces were dropped by the last EM run (the trainer does not list them).")
+
+st.subheader("Classroom: remove piece t → new loss")
+if len(run.words) > 2000:
+    st.caption("Shown for corpora of at most 2,000 distinct words (it re-segments every word per piece).")
+else:
+    vocab_choice = st.radio("Vocabulary", ["course", "trained"], key=f"{P}_table_vocab", horizontal=True,
+                            format_func={"course": "the course's seed: every substring, P = frequency / total",
+                                         "trained": "the trained vocabulary, P = exp(log p)"}.get)
+    if vocab_choice == "course":
+        probs = training.course_seed_probs(run.words)
+    else:
+        specials = {t.content for t in run.tokenizer.added_tokens}
+        probs = {p: math.exp(s) for p, s in run.tokenizer.model.vocab if p not in specials}
+    if len(probs) > 400:
+        st.caption(f"{len(probs)} pieces: too many for this table; use a smaller corpus.")
+    else:
+        base, rows = training.removal_table(probs, run.words)
+        st.write(f"Loss now: **{base:.2f}** (sum over words of count × −ln P(best segmentation)). Cheapest removals first; "
+                 "∞ means some word can no longer be segmented.")
+        st.dataframe(pd.DataFrame([{**x, "piece": visible(x["piece"])} for x in rows]), hide_index=True,
+                     width="stretch", height=min(400, 35 * (len(rows) + 1) + 3),
+                     column_config={"P(piece)": st.column_config.NumberColumn(format="%.6f"),
+                                    "loss without it": st.column_config.NumberColumn(format="%.2f"),
+                                    "increase": st.column_config.NumberColumn(format="%.2f")})
+for note in training.course_notes("unigram", corpus):
+    st.info(note, icon=":material/menu_book:")
+
+st.subheader("One word: lattice, n-best and samples")
+wcol, acol, ncol = st.columns([2, 2, 1])
+word = wcol.text_input("Word", "hugs" if training.is_classic(corpus) else "tokenization", key=f"{P}_word")
+alpha = acol.slider("Sampling alpha", 0.0, 2.0, 0.5, 0.05, key=f"{P}_alpha", bind="query-params",
+                    help="Samples follow P(segmentation)^alpha: 0 is uniform, large values approach Viterbi.")
+nbest = ncol.number_input("n-best", 1, 20, 5, key=f"{P}_nbest")
+piece = training.first_piece(run.tokenizer, word.strip()) if word.strip() else ""
+if piece:
+    model = run.tokenizer.model
+    if piece != word.strip():
+        st.caption(f"The model sees `{visible(piece)}` (the pre-tokenizer's first piece).")
+    st.plotly_chart(train_figures.lattice_figure(model.explain(piece)), key=f"{P}_lattice")
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**n-best segmentations**")
+        st.dataframe(pd.DataFrame([{"rank": i, "segmentation": " | ".join(visible(t[1]) for t in toks),
+                                    "log p": score} for i, (toks, score) in enumerate(model.nbest(piece, int(nbest)), 1)]),
+                     hide_index=True, width="stretch")
+    with right:
+        st.markdown(f"**20 samples at alpha = {alpha:g}**")
+        counts: dict[str, int] = {}
+        for seed in range(20):
+            seg = " | ".join(visible(t[1]) for t in model.sample(piece, alpha=alpha, seed=seed))
+            counts[seg] = counts.get(seg, 0) + 1
+        st.dataframe(pd.DataFrame([{"segmentation": s, "times": c} for s, c in
+                                   sorted(counts.items(), key=lambda kv: -kv[1])]), hide_index=True, width="stretch")
+
+st_training.save_and_export(P, run.tokenizer, f"unigram-{settings.vocab_size}")

@@ -1,0 +1,54 @@
+"""Pipeline stages: one tokenizer and one text, every stage in turn (raw input, normalizer,
+pre-tokenizer pieces, model tokens, post-processor output) with its spans, and the alignment that
+maps the tokenization text back to the raw input."""
+
+import pandas as pd
+import streamlit as st
+
+from tokapp import st_common, stages, train_html
+
+P = "ps"  # widget key prefix of this page
+DEFAULT_TEXT = "Héllo, WORLD!  Tokenizers don't agree 🙂"
+SHARE_TEXT_LIMIT = 600
+
+st_common.page_setup()
+st.html(train_html.style_block())
+st.title("Pipeline stages")
+st.caption("Normalizer → pre-tokenizer → model → post-processor: what each stage makes of the text, with spans. "
+           "Spans in the stage tables are 0-based character spans [start, stop); the post-processor shows the "
+           "offsets contract (1-based UTF-8 byte spans, (0, 0) for inserted tokens).")
+
+with st.sidebar:
+    spec = st_common.tokenizer_picker(P)
+    lexnorm = st.toggle("Lexical normalizer first", key=f"{P}_lexnorm", bind="query-params",
+                        help="Run tokcore.lexnorm on the text before the tokenizer (noisy English: tmrw → tomorrow).")
+
+if f"{P}_text" not in st.session_state:
+    st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)
+text = st.text_area("Text", key=f"{P}_text", height=90, max_chars=5_000)
+if len(text) <= SHARE_TEXT_LIMIT:
+    st.query_params[f"{P}_text"] = text
+else:
+    st.query_params.pop(f"{P}_text", None)
+
+try:
+    tokenizer = st_common.load_tokenizer(spec)
+    ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else ())
+except Exception as exc:  # the engine's message as st.error, never a traceback
+    st_common.show_error(exc)
+    st.stop()
+
+for n, result in enumerate(results, 1):
+    st.subheader(f"{n}. {result.name}")
+    st.caption(result.description)
+    if result.text is not None:
+        st.code(result.text or " ", language=None)
+    if result.chips:
+        st.html('<div class="tr-words">' + "".join(
+            f'<span class="tr-sym{" tr-new" if hi else ""}">{train_html.escape(label)}</span>'
+            for label, hi in result.chips) + "</div>")
+    if result.note:
+        st.info(result.note)
+    if result.rows:
+        with st.expander(f"{len(result.rows)} rows", expanded=result.name in ("Model", "Post-processor", "Alignment")):
+            st.dataframe(pd.DataFrame(result.rows), hide_index=True, width="stretch")
