@@ -79,8 +79,9 @@ amber = sorted(b for b, k in points.items() if k == "inside_grapheme")
 m1, m2, m3, m4, m5 = st.columns(5)
 m1.metric("Tokens", len(rows))
 m2.metric("Sentinels (0, 0)", sum(1 for r in rows if not r["has_span"]))
-m3.metric("Cut characters (red)", len(red))
-m4.metric("Cut grapheme clusters (amber)", len(amber))
+m3.metric("Red boundaries", len(red), help="Boundaries inside a UTF-8 character (byte-level tokenizers do this).")
+m4.metric("Amber boundaries", len(amber), help="Boundaries on a character boundary but inside a grapheme cluster "
+                                               "(a ZWJ emoji, a letter and its combining accent).")
 m5.metric("Contract", "valid" if result["verdicts"][0].ok else "broken")
 
 st.subheader("Spans over the text")

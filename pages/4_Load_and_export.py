@@ -75,8 +75,9 @@ if raw:
 else:
     st.caption("Text flows top to bottom: normalizer → pre-tokenizer → model → post-processor; the decoder "
                "goes back from tokens to text.")
-    st.dataframe(pd.DataFrame(pipeline_view.flat_records(stages)), hide_index=True, width="stretch",
-                 column_config={"settings": st.column_config.TextColumn(width="large")})
+    records = pipeline_view.flat_records(stages)
+    st.dataframe(pd.DataFrame(records), hide_index=True, width="stretch", height=min(36 * (len(records) + 1) + 4, 640),
+                 column_config={"value": st.column_config.TextColumn(width="large")})
 
 st.subheader("Export")
 fmt = st.radio("Format", FORMAT_CHOICES, key=f"{P}_format", horizontal=True,

@@ -84,6 +84,13 @@ def test_a_split_combining_mark_is_amber_in_raw_coordinates():
     assert "U+0065 + U+0301" in issues[0]["explanation"]
 
 
+def test_covers_follow_the_chosen_coordinates():
+    rows = inspector.inspect_rows(build_view(tokcore.CharTokenizer(), "é"))
+    assert inspector.display_records(rows, "view")[0]["covers"] == "<UNK>"  # the tokenization text
+    assert inspector.display_records(rows, "original")[0]["covers"] == "é"  # the raw input
+    assert rows[0]["raw_covers"] == "é" and rows[0]["original"] == [1, 3]
+
+
 def test_describe_byte():
     assert inspector.describe_byte("é", 1).startswith("byte 1 starts 'é' U+00E9")
     assert "byte 2 of 2" in inspector.describe_byte("é", 2)
@@ -187,10 +194,11 @@ def test_page_opens_with_its_widgets_and_flags_the_default_text():
     assert at.selectbox(key="oi_tok").value == "file:english_bytelevel_bpe.json"
     assert at.radio(key="oi_coords").value == "view"
     assert at.toggle(key="oi_special").value is True and at.toggle(key="oi_plain").value is False
-    assert [m.label for m in at.metric][:3] == ["Tokens", "Sentinels (0, 0)", "Cut characters (red)"]
+    assert [m.label for m in at.metric][:3] == ["Tokens", "Sentinels (0, 0)", "Red boundaries"]
     assert any("unsafe boundar" in w.value for w in at.warning)
     table = at.dataframe[1].value  # [0] lists the unsafe boundaries
-    assert list(table.columns)[:6] == ["#", "id", "token", "span (1-based bytes)", "chars (0-based)", "raw-input span"]
+    assert list(table.columns)[:7] == ["#", "id", "token", "covers", "span (1-based bytes)", "chars (0-based)",
+                                       "raw-input span"]
     assert "has_nonempty_span" in table.columns and "boundary" in table.columns
     assert {b.proto.label for b in at.get("download_button")} == {"Download JSON", "Download CSV"}
 
@@ -201,7 +209,7 @@ def test_ascii_tokenizer_has_no_unsafe_boundary():
     assert any("No unsafe boundary" in s.value for s in at.success)
     assert "oi-cut" not in lanes(at)
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Cut characters (red)"] == "0" and metrics["Contract"] == "valid"
+    assert metrics["Red boundaries"] == "0" and metrics["Contract"] == "valid"
 
 
 def test_coordinate_switch_changes_what_is_checked():

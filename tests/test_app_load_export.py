@@ -41,7 +41,10 @@ def test_stages_in_pipeline_order_with_settings(bytelevel):
     assert dict(stages[1].settings)["add_prefix_space"] == "no"
     assert stages[5].settings[0][1] == '"<|endoftext|>" (special)'
     rows = pipeline_view.flat_records(stages)
-    assert rows[2]["type"] == "BPE" and "vocab = 500 entries" in rows[2]["settings"]
+    model = [r for r in rows if r["stage"] == "Model"][0]
+    assert model["type"] == "BPE" and {"setting": "vocab", "value": "500 entries"} in [
+        {"setting": r["setting"], "value": r["value"]} for r in rows]
+    assert rows[0] == {"stage": "Normalizer", "type": "—", "setting": "", "value": "not set: this stage does nothing"}
 
 
 def test_sequences_list_their_parts():
@@ -49,7 +52,8 @@ def test_sequences_list_their_parts():
     decoder = pipeline_view.pipeline_stages(char)[4]
     assert decoder.type == "Sequence" and [c.type for c in decoder.children] == ["Replace", "Fuse"]
     rows = pipeline_view.flat_records([decoder])
-    assert [r["stage"] for r in rows] == ["Decoder", "  Decoder 1", "  Decoder 2"]
+    assert [r["stage"] for r in rows] == ["Decoder", "  Decoder 1", "", "  Decoder 2"]
+    assert rows[0]["value"] == "2 parts (below)" and rows[1]["type"] == "Replace"
 
 
 def test_describe_and_compact_keep_the_page_small():
@@ -130,7 +134,7 @@ def test_page_shows_the_pipeline_and_the_export():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Model"] == "BPE" and metrics["Vocabulary"] == "500"
     table = at.dataframe[0].value
-    assert list(table["stage"])[:5] == ["Normalizer", "Pre-tokenizer", "Model", "Post-processor", "Decoder"]
+    assert [s for s in table["stage"] if s][:5] == ["Normalizer", "Pre-tokenizer", "Model", "Post-processor", "Decoder"]
     assert at.radio(key="le_format").value == "hf"
     assert [b.proto.label for b in at.get("download_button")] == ["Download tokenizer.json"]
     assert '"version": "1.0"' in at.code[0].value

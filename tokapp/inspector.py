@@ -40,7 +40,7 @@ SAFETY_LABELS = {
     "invalid": "invalid span",
 }
 CSV_COLUMNS = ("index", "id", "token", "special", "kind", "start", "stop", "char_start", "char_stop",
-               "raw_start", "raw_stop", "has_span", "has_nonempty_span", "safety", "raw_safety", "covers", "bytes")
+               "raw_start", "raw_stop", "has_span", "has_nonempty_span", "safety", "raw_safety", "covers", "raw_covers", "bytes")
 
 
 def _check_coords(coords: str) -> None:
@@ -85,6 +85,7 @@ def inspect_rows(view: TokenView) -> list[dict]:
                 "safety": s,
                 "raw_safety": rs,
                 "covers": r.text,
+                "raw_covers": r.original_text,
                 "bytes": hex_bytes(r.piece),
             }
         )
@@ -96,16 +97,16 @@ def _label(span) -> str:
 
 
 def display_records(rows: list[dict], coords: str = "view") -> list[dict]:
-    """Rows formatted for ``st.dataframe``; ``safety`` is the one of the chosen coordinates."""
+    """Rows formatted for ``st.dataframe``; ``covers`` and ``boundary`` follow the chosen coordinates."""
     _check_coords(coords)
     out = []
     for row in rows:
         safety = row["safety"] if coords == "view" else row["raw_safety"]
-        covers = row["covers"]
+        covers = row["covers"] if coords == "view" else row["raw_covers"]
         if row["kind"] == "inserted":
             shown = "∅ inserted"
         elif covers is None:
-            shown = f"‹{row['bytes']}›"
+            shown = f"‹{row['bytes']}›" if coords == "view" else "‹cuts a character›"
         else:
             shown = visible(covers)
         out.append(
@@ -113,6 +114,7 @@ def display_records(rows: list[dict], coords: str = "view") -> list[dict]:
                 "#": row["index"],
                 "id": row["id"],
                 "token": visible(row["token"]),
+                "covers": shown,
                 "span (1-based bytes)": _label(row["offset"]),
                 "chars (0-based)": _label(row["char_span"]),
                 "raw-input span": _label(row["original"]),
@@ -120,7 +122,6 @@ def display_records(rows: list[dict], coords: str = "view") -> list[dict]:
                 "has_span": row["has_span"],
                 "has_nonempty_span": row["has_nonempty_span"],
                 "boundary": SAFETY_LABELS.get(safety, safety),
-                "covers": shown,
             }
         )
     return out
@@ -315,7 +316,8 @@ def csv_text(rows: list[dict]) -> str:
                 "start": r["offset"][0], "stop": r["offset"][1], "char_start": cs[0], "char_stop": cs[1],
                 "raw_start": raw[0], "raw_stop": raw[1], "has_span": r["has_span"],
                 "has_nonempty_span": r["has_nonempty_span"], "safety": r["safety"], "raw_safety": r["raw_safety"],
-                "covers": "" if r["covers"] is None else r["covers"], "bytes": r["bytes"],
+                "covers": "" if r["covers"] is None else r["covers"],
+                "raw_covers": "" if r["raw_covers"] is None else r["raw_covers"], "bytes": r["bytes"],
             }
         )
     return buf.getvalue()

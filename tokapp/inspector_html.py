@@ -54,6 +54,7 @@ STYLE = f"""
 .oi-amber{{box-shadow:0 0 0 2px {AMBER}}}
 .oi-cut{{display:inline-block;height:36px;border-left:3px solid;margin:0 2px 0 3px;padding-left:1px;font-size:11px;
   font-weight:700;line-height:1}}
+.oi-cut-mini{{height:16px;vertical-align:middle}}
 .oi-nolane .oi-bot{{display:none}}
 .oi-cut-red{{border-color:{RED};color:{RED}}}
 .oi-cut-amber{{border-color:{AMBER};color:{AMBER}}}
@@ -128,7 +129,7 @@ def lanes_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
         return f'<span class="oi-col"{extra}><span class="oi-top">{top}</span><span class="oi-bot">{bottom}</span></span>'
 
     def chip(row, span, classes: str, inner: str, style: str = "") -> str:
-        meta = f"#{row.index}" + (f" · {row.id}" if show_ids else "")
+        meta = f"#{row.index}" + (f" · {row.id}" if show_ids else "") + (" · unk" if row.unknown else "")
         title = f"#{row.index} · id {row.id} · token {visible(row.token)} · span {span}"
         return _chip(classes, inner, meta, title, style)
 
@@ -259,9 +260,9 @@ def legend_html() -> str:
         '<span class="oi-chip" style="background:#ffd8a8"><span class="oi-txt">tok</span></span> token with a span (text lane)',
         '<span class="oi-chip oi-inserted"><span class="oi-txt">[CLS]</span></span> sentinel (0, 0): its own lane',
         '<span class="oi-chip oi-red"><span class="oi-txt">‹F0›</span></span>'
-        '<span class="oi-cut oi-cut-red">✂</span> boundary inside a UTF-8 character',
+        '<span class="oi-cut oi-cut-red oi-cut-mini">✂</span> boundary inside a UTF-8 character',
         '<span class="oi-chip oi-amber"><span class="oi-txt">e</span></span>'
-        '<span class="oi-cut oi-cut-amber">✂</span> boundary inside a grapheme cluster',
+        '<span class="oi-cut oi-cut-amber oi-cut-mini">✂</span> boundary inside a grapheme cluster',
         '<span class="oi-gap">gap</span> covered by no token',
     ]
     return '<div class="oi-legend">' + "".join(f"<span>{i}</span>" for i in items) + "</div>"

@@ -99,12 +99,14 @@ def pipeline_stages(tokenizer) -> list[Stage]:
 
 
 def flat_records(stages: list[Stage]) -> list[dict]:
-    """Every stage and part as one table row: stage, type, settings joined."""
+    """One table row per setting (stage and type named on a stage's first row); parts follow their stage."""
     rows = []
 
     def add(stage: Stage, depth: int) -> None:
-        settings = "; ".join(f"{k} = {v}" if k else v for k, v in stage.settings)
-        rows.append({"stage": "  " * depth + stage.stage, "type": stage.type, "settings": settings})
+        for n, (key, value) in enumerate(stage.settings or (("", ""),)):
+            first = n == 0
+            rows.append({"stage": ("  " * depth + stage.stage) if first else "", "type": stage.type if first else "",
+                         "setting": key, "value": value})
         for child in stage.children:
             add(child, depth + 1)
 
