@@ -18,10 +18,11 @@ from typing import Any, Iterable, Optional, Sequence
 from . import truncation as _trunc
 from .added_tokens import AddedToken, AddedVocabulary
 from .components import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, build, piece_from_text
-from .encoding import EncodeResult, Encoding, contract_span
+from .encoding import EncodeResult, Encoding
+from .fast_encode import byte_table, encode_words, word_plan
 from .errors import UnknownIdError, WrongTypeError, check_text
 from .normalized import NormalizedString
-from .offsets import SENTINEL, char_to_byte_table
+from .offsets import SENTINEL
 
 FORMAT_NAME = "tokcore"
 FORMAT_VERSION = 1
@@ -29,6 +30,10 @@ FORMAT_VERSION = 1
 
 class Tokenizer:
     """A full tokenization pipeline. Build one from components, or get one from ``tokcore.load``."""
+
+    #: Use the fast paths of ``tokcore.fast_encode`` where they apply (same results; ``False`` runs
+    #: the reference path, which the tests compare against).
+    fast: bool = True
 
     def __init__(
         self,
@@ -152,7 +157,8 @@ class Tokenizer:
     def _encode_sequence(self, text: str, *, assume_normalized: bool, split_special: bool, seq: int):
         ns, segs = self._view(check_text(text), assume_normalized=assume_normalized, split_special=split_special)
         view = ns.normalized
-        table = None if view.isascii() else char_to_byte_table(view)
+        table = None if view.isascii() else byte_table(view)
+        plan = word_plan(self) if self.fast else None
         ids: list[int] = []
         values: list[str] = []
         spans: list = []
@@ -174,6 +180,11 @@ class Tokenizer:
                 words.append(word)
                 word += 1
                 continue
+            if plan is not None:
+                nxt = encode_words(plan, view[a:b], ba, table, a, ids, values, spans, words, word)
+                if nxt is not None:
+                    word = nxt
+                    continue
             piece = piece_from_text(view[a:b], ba)
             pieces = pre.pre_tokenize([piece]) if pre is not None else [piece]
             for p in pieces:
@@ -252,12 +263,30 @@ class Tokenizer:
         pad_to_multiple_of: int | None = None,
         padding_side: str | None = None,
         split_special_tokens: bool = False,
+        processes: int | None = None,
     ) -> list[EncodeResult]:
-        """Encode many texts (or ``(text, text_pair)`` tuples); padding ``"longest"`` pads to the batch's longest."""
+        """Encode many texts (or ``(text, text_pair)`` tuples); padding ``"longest"`` pads to the batch's longest.
+
+        ``processes=N`` spreads the texts over N worker processes (``tokcore.parallel``); the
+        results are the same as in one process.
+        """
         if isinstance(texts, str):
             raise WrongTypeError("encode_batch takes a list of texts; for one text call encode_result")
+        if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 1):
+            raise WrongTypeError(f"processes must be a positive int or None, got {processes!r}")
         trunc = _trunc.resolve_truncation(self.truncation, truncation, max_length, stride, truncation_strategy, truncation_side)
         pad = _trunc.resolve_padding(self.padding, padding, max_length, pad_to_multiple_of, padding_side, self)
+        if processes is not None and processes > 1 and len(texts) > 1 and not (pad and pad["strategy"] == "BatchLongest"):
+            from .parallel import encode_parallel
+
+            kwargs = dict(
+                assume_normalized=assume_normalized, return_offsets=return_offsets, return_masks=return_masks,
+                add_special_tokens=add_special_tokens, truncation=truncation, max_length=max_length, stride=stride,
+                truncation_strategy=truncation_strategy, truncation_side=truncation_side, padding=padding,
+                pad_to_multiple_of=pad_to_multiple_of, padding_side=padding_side,
+                split_special_tokens=split_special_tokens,
+            )
+            return encode_parallel(self, list(texts), processes, kwargs)
         built = []
         for item in texts:
             first, second = (item, None) if isinstance(item, str) else _pair_of(item)
@@ -288,12 +317,18 @@ class Tokenizer:
     def _result(self, enc, ns_a, ns_b, raw_a, raw_b, *, return_offsets: bool, return_masks: bool) -> EncodeResult:
         offsets = original = None
         if return_offsets:
-            offsets = [contract_span(s) for s in enc.spans]
-            mappers = {0: OriginalMapper(ns_a), 1: OriginalMapper(ns_b) if ns_b is not None else None}
-            original = []
-            for span, seq in zip(enc.spans, enc.sequence_ids):
-                mapper = mappers.get(seq if seq is not None else 0)
-                original.append(SENTINEL if span is None or mapper is None else mapper.map(span))
+            spans = enc.spans
+            offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+            map_a = OriginalMapper(ns_a)
+            map_b = OriginalMapper(ns_b) if ns_b is not None else None
+            if map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
+                original = list(offsets)  # identity alignment: the same spans (a copy, lists are mutable)
+            else:
+                mappers = {0: map_a, 1: map_b}
+                original = []
+                for span, seq in zip(spans, enc.sequence_ids):
+                    mapper = mappers.get(seq if seq is not None else 0)
+                    original.append(SENTINEL if span is None or mapper is None else mapper.map(span))
         overflowing = [
             self._result(o, ns_a, ns_b, raw_a, raw_b, return_offsets=return_offsets, return_masks=return_masks)
             for o in enc.overflowing
@@ -421,8 +456,16 @@ class OriginalMapper:
         self.identity = ns.is_identity
         if not self.identity:
             view, raw = ns.normalized, ns.original
-            self.view_table = char_to_byte_table(view)
-            self.raw_table = char_to_byte_table(raw)
+            self.starts, self.ends = ns._bounds()
+            n = len(view)
+            if len(raw) == n and self.starts == list(range(n)) and self.ends == list(range(1, n + 1)):
+                # Character i came from character i: byte-identical when every character kept its
+                # UTF-8 length (always so for ASCII on both sides).
+                if (view.isascii() and raw.isascii()) or byte_table(view) == byte_table(raw):
+                    self.identity = True
+                    return
+            self.view_table = byte_table(view)
+            self.raw_table = byte_table(raw)
             self.byte_to_char = {b: i for i, b in enumerate(self.view_table)}
 
     def _char_floor(self, b: int) -> tuple[int, int]:
@@ -449,6 +492,14 @@ class OriginalMapper:
         if self.identity:
             return (span[0] + 1, span[1] + 1)
         bs, be = span
+        if be > bs:
+            # Both ends on character boundaries (the common case): the general rules below reduce to this.
+            get = self.byte_to_char.get
+            cs, ce = get(bs), get(be)
+            if cs is not None and ce is not None:
+                start = self.raw_table[self.starts[cs]]
+                stop = self.raw_table[self.ends[ce - 1]]
+                return (start + 1, max(start, stop) + 1)
         cs, into_s = self._char_floor(bs)
         ce, into_e = self._char_floor(be)
         if be <= bs:

@@ -1,0 +1,43 @@
+"""Peak memory of encoding a large text, measured in fresh subprocesses with ``resource.getrusage``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_CHILD = r"""
+import json, resource, sys
+sys.path.insert(0, {root!r}); sys.path.insert(0, {bench!r})
+from bench_common import data_dir, english_text
+import tokcore
+mode, n_bytes = sys.argv[1], int(sys.argv[2])
+tok = tokcore.load(data_dir() / "reference/hf/gpt2/tokenizer.json")
+text = english_text(n_bytes)
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+if mode == "lines":
+    for line in text.splitlines():
+        tok.encode_result(line, return_offsets=True)
+else:
+    res = tok.encode_result(text, return_offsets=(mode == "offsets"))
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"base_kb": base, "peak_kb": peak, "text_bytes": len(text.encode("utf-8"))}}))
+"""
+
+
+def probe(mb: int):
+    """Rows ``(case, peak MB added by encoding, text MB, limit)`` for three ways of encoding ``mb`` MB."""
+    code = _CHILD.format(root=str(ROOT), bench=str(ROOT / "bench"))
+    for mode, label in (("ids", "ids only, whole text"), ("offsets", "with offsets, whole text"),
+                        ("lines", "with offsets, line by line")):
+        out = subprocess.run([sys.executable, "-c", code, mode, str(mb * 1_000_000)], capture_output=True, text=True,
+                             check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        text_mb = r["text_bytes"] / 1e6
+        # ru_maxrss is in KB on Linux. The figure is what encoding added on top of the loaded
+        # tokenizer and the text (the process's whole peak is printed alongside).
+        added = (r["peak_kb"] - r["base_kb"]) / 1000
+        yield (f"GPT-2 {label} (process peak {r['peak_kb'] / 1000:.0f} MB)", added, text_mb, 10.0)

@@ -1,0 +1,286 @@
+"""Fast paths of the encoding pipeline: one regex pass over the text and a cache of finished words.
+
+When the pre-tokenizer's pieces are substrings of the tokenization text ("words") whose model
+tokens and byte spans depend on the word alone, a word's result can be kept relative to its
+first byte and reused wherever the word appears again. That holds, by construction, for the
+pre-tokenizers listed in ``word_plan`` on a model whose ``tokenize`` is a pure function of its
+input (no dropout). For those, ``encode_words`` replaces Piece objects, per-piece splitting and
+per-token span mapping with a dict lookup per word. The slow path (``Tokenizer`` without this
+module) stays the reference: ``tests/test_fast_paths.py`` pins both to identical results.
+
+Also here: ``byte_table``, a faster ``char_to_byte_table`` for mostly-ASCII text.
+
+Left out: normalization (it runs as usual before), post-processing, anything with dropout or
+a pre-tokenizer not listed in ``word_plan`` (those take the slow path).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+from typing import Callable, Optional
+
+from .components import Piece, piece_from_text
+
+WORD_CACHE_CAPACITY = 200_000  # distinct words kept per tokenizer; past this new words are not cached
+_MAX_CACHED_CHARS = 256  # long words rarely repeat
+_CONTINUATION = re.compile(rb"[\x80-\xbf]+")
+
+
+def byte_table(text: str) -> list[int]:
+    """0-based byte offset of every character boundary. ``byte_table("aé") == [0, 1, 3]``."""
+    if text.isascii():
+        return list(range(len(text) + 1))
+    data = text.encode("utf-8", "surrogatepass")
+    # Each character is one lead byte plus its continuation bytes: count the continuations
+    # that follow every lead byte, in C, then accumulate.
+    sizes = bytearray(b"\x01") * len(text)
+    lead = 0  # character index of the next lead byte
+    pos = 0
+    for m in _CONTINUATION.finditer(data):
+        s, e = m.span()
+        lead += s - pos - 1  # lead bytes between runs are one character each
+        sizes[lead] = 1 + e - s
+        lead += 1
+        pos = e
+    return [0, *accumulate(sizes)]
+
+
+class WordPlan:
+    """How one (pre-tokenizer, model) pair splits a segment into words and tokenizes a word.
+
+    ``words(text)`` gives the words' ``(start, stop)`` character spans in order (``None``: use the
+    slow path). On a cache miss, ``pieces(piece)`` runs the real pre-tokenizer components on the
+    word alone, which is only done for words whose pieces do not depend on their neighbours.
+    ``prefix`` is the character a byte-level pre-tokenizer inserts before a segment (with an empty
+    span) when ``needs_prefix(segment)``; ``origin_matters`` says a word's pieces depend on whether
+    it starts the tokenization text (Metaspace's ``prepend_scheme="first"``).
+    """
+
+    __slots__ = ("key", "words", "pieces", "prefix", "needs_prefix", "origin_matters", "tokenize", "cache", "first")
+
+    def __init__(self, key, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False):
+        self.key = key
+        self.words = words
+        self.pieces = pieces
+        self.tokenize = tokenize
+        self.prefix = prefix
+        self.needs_prefix = needs_prefix
+        self.origin_matters = origin_matters
+        self.cache: dict[str, tuple] = {}
+        self.first: dict[str, tuple] = {}  # words carrying the inserted prefix, or at the text's start
+
+
+def _deterministic(model) -> bool:
+    from .loaders.rank_bpe import RankBPE
+    from .loaders.sentencepiece_build import SentencePieceUnigram
+    from .models.bpe import BPE
+    from .models.unigram import Unigram
+    from .models.word_level import WordLevel
+    from .models.wordpiece import WordPiece
+
+    t = type(model)
+    if t is BPE:
+        return not model.dropout
+    return t in (WordPiece, Unigram, RankBPE, SentencePieceUnigram, WordLevel)
+
+
+def _plan_key(pre, model):
+    """What the plan depends on; a changed option gives a new key (and a fresh cache)."""
+    return (id(pre), id(model), repr(pre.to_dict()) if pre is not None else None, getattr(model, "dropout", None))
+
+
+def word_plan(tokenizer) -> Optional[WordPlan]:
+    """The fast plan for this tokenizer's pre-tokenizer and model, or ``None`` (slow path)."""
+    pre, model = tokenizer.pre_tokenizer, tokenizer.model
+    old = tokenizer.__dict__.get("_word_plan")
+    key = _plan_key(pre, model)
+    if old is not None and old[0] == key:
+        return old[1]
+    try:
+        plan = _build_plan(pre, model, key) if _deterministic(model) else None
+    except (ImportError, AttributeError):  # a stage module without the pieces a plan needs
+        plan = None
+    tokenizer.__dict__["_word_plan"] = (key, plan)
+    return plan
+
+
+def _build_plan(pre, model, key) -> Optional[WordPlan]:
+    from . import pre_tokenizers as pt
+    from .pre_tokenizers_split import Split
+
+    tok = model.tokenize
+    t = type(pre)
+    if pre is None:
+        return WordPlan(key, _whole, lambda p: [p], tok)
+    if t is pt.ByteLevel:
+        plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
+        words = _bytelevel_words() if pre.use_regex else _whole
+        return WordPlan(key, words, lambda p: plain([p]), tok, prefix=" " if pre.add_prefix_space else None,
+                        needs_prefix=lambda text: not text.startswith(" "))
+    if t in (pt.BertPreTokenizer, pt.Whitespace, pt.WhitespaceSplit):
+        # These drop whitespace and never join across it: a run of non-space characters is
+        # pre-tokenized on its own exactly as inside the text.
+        return WordPlan(key, _NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
+    if t is pt.Metaspace:
+        rep = pre.replacement
+        if pre.split and rep != " ":
+            cls = re.escape(" " + rep)
+            rx = re.compile(f"[^{cls}]+|[{cls}][^{cls}]*")
+            words = lambda text: [m.span() for m in rx.finditer(text)]  # noqa: E731
+        else:
+            words = _whole
+        return WordPlan(key, words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True)
+    if t is pt.Sequence and len(pre.pretokenizers) == 2:
+        split, bl = pre.pretokenizers
+        if (type(split) is Split and split.behavior == "Isolated" and not split.invert and split._rx is not None
+                and type(bl) is pt.ByteLevel and not bl.use_regex and not bl.add_prefix_space):
+            finditer = split._rx.finditer
+            return WordPlan(key, lambda text: _isolated_spans([m.span() for m in finditer(text)], len(text)),
+                            lambda p: bl.pre_tokenize([p]), tok)
+    return None
+
+
+# -- word finders: text -> list of (start, stop), or None when the fast path must not be used ---------
+
+
+def _whole(text):
+    return [(0, len(text))]
+
+
+def _runs(rx):
+    finditer = rx.finditer
+    return lambda text: [m.span() for m in finditer(text)]
+
+
+def _non_space_runs(text):
+    # Rust's char::is_whitespace is the White_Space property, which is the ``regex`` module's \s.
+    return [m.span() for m in _NON_SPACE.finditer(text)]
+
+
+_NON_SPACE = __import__("regex").compile(r"\S+")
+_NON_SPACE_RUNS = _non_space_runs
+
+
+def _bytelevel_words():
+    # Exactly what ByteLevel.split_piece runs: GPT-2's pattern, Isolated, on the text where each
+    # non-ASCII character stands in as an ASCII one of HF's (Oniguruma's) class.
+    from .byte_level import GPT2_REGEX
+    from .pre_tokenizers_tables import ONIG_CLASSES, ascii_view
+
+    finditer = GPT2_REGEX.finditer
+
+    def words(text):
+        view = text if text.isascii() else ascii_view(text, ONIG_CLASSES)
+        return _isolated_spans([m.span() for m in finditer(view)], len(text))
+
+    return words
+
+
+def _isolated_spans(spans, n):
+    # Matches plus the gaps between them, as the Isolated behavior keeps both; an empty match
+    # follows Rust's iterator rules, which only the slow path implements.
+    pos = 0
+    for s, e in spans:
+        if s != pos or e == s:
+            break
+        pos = e
+    else:
+        if pos == n:
+            return spans
+    out = []
+    pos = 0
+    for s, e in spans:
+        if e == s:
+            return None
+        if s > pos:
+            out.append((pos, s))
+        out.append((s, e))
+        pos = e
+    if pos < n:
+        out.append((pos, n))
+    return out
+
+
+# -- the word loop ---------------------------------------------------------------------------------
+
+
+def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
+    """(ids, tokens, spans relative to the word's first byte, word offsets or None, pieces) of one word."""
+    from .tokenizer import _byte_fallback_span
+
+    cache = plan.first if first else plan.cache
+    hit = cache.get(word)
+    if hit is not None:
+        return hit
+    piece = piece_from_text(word, origin)
+    if first and plan.prefix is not None:
+        piece = Piece(plan.prefix + piece.text, [origin, *piece.bounds])
+    ids, toks, rel, wofs = [], [], [], []
+    k = 0
+    tokenize = plan.tokenize
+    for p in plan.pieces(piece):
+        if not p.text:
+            continue
+        bounds = p.bounds
+        for t in tokenize(p.text):
+            ids.append(t[0])
+            toks.append(t[1])
+            if len(t) == 4:
+                s, e = bounds[t[2]], bounds[t[3]]
+            else:
+                s, e = _byte_fallback_span(bounds, t[2], t[4])
+            rel.append((s - origin, e - origin))
+            wofs.append(k)
+        k += 1
+    out = (tuple(ids), tuple(toks), tuple(rel), None if k == 1 else tuple(wofs), k)
+    if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
+        cache[word] = out
+    return out
+
+
+def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: int,
+                 ids: list, values: list, spans: list, words: list, word: int) -> Optional[int]:
+    """Append the tokens of segment ``seg`` (view characters from ``char_start``, first byte
+    ``byte_start``; ``table`` maps view characters to bytes, ``None`` for ASCII views).
+
+    Returns the next word index, or ``None`` (nothing appended) when the fast path does not apply.
+    """
+    prefixed = plan.prefix is not None and plan.needs_prefix(seg)
+    # An inserted prefix character takes part in the split (it can change the first word), so the
+    # finder sees it; every span then moves back by one and the word starting at 0 carries it.
+    found = plan.words(plan.prefix + seg if prefixed else seg)
+    if found is None:
+        return None
+    shift = 1 if prefixed else 0
+    get = plan.cache.get
+    at_origin = plan.origin_matters and byte_start == 0
+    for s, e in found:
+        if shift:
+            if s == 0:
+                entry = _entry(plan, seg[0 : e - 1], True, 0)
+            else:
+                s, e = s - 1, e - 1
+                w = seg[s:e]
+                entry = get(w) or _entry(plan, w, False, 1)
+        elif at_origin and s == 0:
+            entry = _entry(plan, seg[0:e], True, 0)
+        else:
+            w = seg[s:e]
+            entry = get(w) or _entry(plan, w, False, 1)
+        base = byte_start + s if table is None else table[char_start + s]
+        eids, etoks, erel, wofs, k = entry
+        n = len(eids)
+        if n == 1:
+            ids.append(eids[0])
+            values.append(etoks[0])
+            a, b = erel[0]
+            spans.append((base + a, base + b))
+            words.append(word)
+        elif n:
+            ids.extend(eids)
+            values.extend(etoks)
+            spans.extend([(base + a, base + b) for a, b in erel])
+            words.extend([word] * n if wofs is None else [word + o for o in wofs])
+        word += k
+    return word
