@@ -108,6 +108,9 @@ def test_pages_are_discovered_in_order_with_titles(tmp_path):
     assert [p.default for p in found] == [True, False, False, False]
     assert found[2].url_path == "zeta_page" and found[2].icon == pages.DEFAULT_ICON
     assert found[0].icon.startswith(":material/")
+    assert [p.section for p in found] == ["Explore", "Explore", "Beyond plain text", "Beyond plain text"]
+    assert list(pages.by_section(found)) == ["Explore", "Beyond plain text"]
+    assert pages.section_of(1) == "Explore" and pages.section_of(5) == pages.section_of(8) == "Train"
 
 
 def test_the_repository_pages_start_with_the_playground():

@@ -33,6 +33,9 @@ PAGE_META: dict[str, tuple[str, str]] = {
 }
 DEFAULT_ICON = ":material/description:"
 
+# Sidebar sections by page number: 1-4 explore tokenizers, 5-8 train them, 9+ other kinds of input.
+SECTIONS: tuple[tuple[int, str], ...] = ((1, "Explore"), (5, "Train"), (9, "Beyond plain text"))
+
 
 @dataclass(frozen=True)
 class PageInfo:
@@ -41,12 +44,22 @@ class PageInfo:
     icon: str
     url_path: str
     default: bool = False
+    section: str = "Explore"
 
 
 def page_stem(path: Path) -> str:
     """File name without its order prefix, lower-cased. ``page_stem(Path("2_Offsets_inspector.py"))`` is
     ``"offsets_inspector"``."""
     return re.sub(r"^\d+[_\- ]*", "", path.stem).lower()
+
+
+def section_of(number: int) -> str:
+    """The sidebar section of page number ``number``. ``section_of(6) == "Train"``."""
+    name = SECTIONS[0][1]
+    for start, title in SECTIONS:
+        if number >= start:
+            name = title
+    return name
 
 
 def _sort_key(path: Path) -> tuple[int, str]:
@@ -61,5 +74,14 @@ def discover_pages(directory: Path = PAGES_DIR) -> list[PageInfo]:
     for i, path in enumerate(sorted(files, key=_sort_key)):
         stem = page_stem(path) or path.stem.lower()
         title, icon = PAGE_META.get(stem, (stem.replace("_", " ").capitalize(), DEFAULT_ICON))
-        pages.append(PageInfo(path, title, icon, re.sub(r"[^a-z0-9_-]+", "-", stem), default=(i == 0)))
+        url_path = re.sub(r"[^a-z0-9_-]+", "-", stem)
+        pages.append(PageInfo(path, title, icon, url_path, default=(i == 0), section=section_of(_sort_key(path)[0])))
     return pages
+
+
+def by_section(found: list[PageInfo]) -> dict[str, list[PageInfo]]:
+    """Pages grouped by section, sections in first-seen order (what ``st.navigation`` takes)."""
+    out: dict[str, list[PageInfo]] = {}
+    for page in found:
+        out.setdefault(page.section, []).append(page)
+    return out

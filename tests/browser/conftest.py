@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tokapp.warmup import warm_up
+
 ROOT = Path(__file__).resolve().parents[2]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 CHROMIUM_ARGS = [
@@ -84,6 +86,9 @@ def app_url(tmp_path_factory) -> str:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_serving(url, proc, log)
+        # One run of app.py first, so a deep link opened first gets no "Page not found" (tokapp.warmup).
+        if not warm_up(url):
+            raise RuntimeError(f"could not warm up {url}:\n{log.read_text(errors='replace')[-3000:]}")
         yield url
     finally:
         proc.terminate()

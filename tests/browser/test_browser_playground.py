@@ -6,7 +6,7 @@ import pytest
 
 import tokcore
 
-from browser_helpers import exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
