@@ -81,7 +81,7 @@ if r:
     left.plotly_chart(train_figures.removed_figure(step.removed_losses), key=f"{P}_removed_chart")
     with right:
         st.dataframe(pd.DataFrame([{"piece": visible(p), "loss delta": d} for p, d in step.removed_losses]),
-                     hide_index=True, width="stretch", height=300)
+                     hide_index=True, width="stretch", height=min(300, 35 * (len(step.removed_losses) + 1) + 3))
         if step.dropped:
             st.caption("Dropped by EM (expected count below 0.5): " + ", ".join(f"`{visible(p)}`" for p in step.dropped[:60]))
 else:

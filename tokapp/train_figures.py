@@ -134,7 +134,7 @@ def em_loss_figure(em_losses: Sequence[float], per_round: int) -> go.Figure:
     if per_round > 0:
         for r in range(per_round, len(em_losses), per_round):
             fig.add_vline(x=r + 0.5, line_dash="dot", line_color="#868e96")
-    fig.update_layout(title="Loss per EM iteration (dotted: pruning)", xaxis_title="EM iteration",
+    fig.update_layout(title="Loss per EM iteration (dotted: pruning)", xaxis=dict(title="EM iteration", dtick=1),
                       yaxis_title="negative log-likelihood", height=300, margin=dict(l=10, r=10, t=40, b=30))
     return fig
 

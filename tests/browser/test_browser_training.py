@@ -1,0 +1,99 @@
+"""The training pages in a real Chromium: BPE on the classic corpus stepped to merge 3 shows `hug`,
+Unigram pruning draws its loss chart, classroom mode hides the next merge and then reveals it,
+and the pipeline page draws every stage."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def open_page(page, app_url, path: str, query: str = ""):
+    page.goto(f"{app_url}/{path}{query}")
+    wait_for_app(page)
+    # A deep link opens with a "Page not found" notice although the page runs; it makes the page
+    # inert until closed (an app-shell issue reported to its owner), so close it.
+    notice = page.get_by_text("Page not found")
+    if notice.count():
+        page.keyboard.press("Escape")
+        notice.wait_for(state="detached")
+
+
+def heading_text(page) -> str:
+    return page.locator("h3").filter(has_text="Merge").first.inner_text()
+
+
+def test_bpe_classic_corpus_step_to_merge_3_shows_hug(page, app_url):
+    open_page(page, app_url, "train_bpe", "?tb_step=0")
+    page.get_by_role("heading", name="Train BPE").wait_for()
+    page.get_by_text("Before any merge").wait_for()
+    for want in ("Merge 1", "Merge 2", "Merge 3"):
+        page.get_by_role("button", name="Next ▶").click()
+        page.locator("h3", has_text=want).wait_for()
+        wait_for_app(page)
+    title = heading_text(page)
+    assert "Merge 3" in title and "hug" in title, title
+    # The new token is highlighted in the corpus words (hug x10 and hugs x5 both hold it).
+    new = page.locator(".tr-words .tr-new")
+    assert new.count() >= 2
+    assert {new.nth(i).inner_text() for i in range(new.count())} == {"hug"}
+    # The held-out sentence is tokenized with the vocabulary as of merge 3.
+    chips = page.locator(".tk-strip .tk-tok .tk-txt")
+    assert "hug" in [chips.nth(i).inner_text() for i in range(chips.count())]
+    page.locator(".js-plotly-plot").first.wait_for()
+    assert "tb_step=3" in page.url
+    assert exception_boxes(page) == 0
+    screenshot(page, "train-bpe-merge-3")
+
+
+def test_classroom_mode_hides_then_reveals(page, app_url):
+    open_page(page, app_url, "train_bpe", "?tb_step=0")
+    page.get_by_text("Classroom mode").click()
+    page.get_by_text("Merge 1 is hidden").wait_for()
+    assert page.get_by_text("u + g → ug").count() == 0
+    screenshot(page, "train-bpe-classroom-hidden")
+    page.get_by_label("Your guess").fill("u g")
+    page.get_by_role("button", name="Check my guess").click()
+    page.get_by_text("Right! Merge 1: u + g → ug").wait_for()
+    assert page.get_by_text("score 1 / 1").count() == 1
+    screenshot(page, "train-bpe-classroom-revealed")
+    page.get_by_role("button", name="Apply it and hide merge 2").click()
+    page.get_by_text("Merge 2 is hidden").wait_for()
+    page.get_by_role("button", name="Reveal").click()
+    page.get_by_text("Revealed: merge 2").wait_for()
+    assert exception_boxes(page) == 0
+
+
+def test_unigram_pruning_draws_the_loss_chart(page, app_url):
+    open_page(page, app_url, "train_unigram")
+    page.get_by_role("heading", name="Train Unigram").wait_for()
+    page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text="Corpus").click()
+    page.get_by_role("option", name="English sample sentences").click()
+    page.get_by_text("Round 1: 104 pieces pruned").wait_for(timeout=60_000)  # the English run, step kept at 1
+    wait_for_app(page)
+    plots = page.locator(".js-plotly-plot")
+    plots.first.wait_for()
+    page.locator(".js-plotly-plot .gtitle", has_text="Pruning rounds").wait_for()
+    page.locator(".js-plotly-plot .gtitle", has_text="Loss per EM iteration").wait_for()
+    # Loss and size get one point per round up to the current one (seed and round 1), then up to round 3.
+    points = page.locator(".js-plotly-plot").filter(has_text="Pruning rounds").locator(".scatterlayer .point")
+    assert points.count() == 4
+    for want in ("Round 2:", "Round 3:"):
+        page.get_by_role("button", name="Next ▶").click()
+        page.get_by_text(want).wait_for()
+        wait_for_app(page)
+    assert points.count() == 8
+    assert exception_boxes(page) == 0
+    screenshot(page, "train-unigram-english")
+
+
+def test_pipeline_stages_page_shows_every_stage(page, app_url):
+    open_page(page, app_url, "pipeline_stages")
+    page.get_by_role("heading", name="Pipeline stages").wait_for()
+    for name in ("Raw input", "Normalizer", "Pre-tokenizer", "Model", "Post-processor"):
+        page.get_by_role("heading", name=name).first.wait_for()
+    assert exception_boxes(page) == 0
+    screenshot(page, "pipeline-stages")

@@ -1,0 +1,103 @@
+"""Pipeline stages: every stage's rows and spans, the alignment back to the raw input, the stage list's
+extension point, and the page under AppTest. The stage-by-stage tokens must equal the pipeline's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import tokcore
+from tokapp import samples, stages
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXTS = ["Héllo, WORLD!  Tokenizers don't agree 🙂", "a\tb\n c", "", "[CLS] <|endoftext|> <UNK> x",
+         "new pix coming tmrw 🙂🙂 café"]
+
+
+@pytest.fixture(scope="module")
+def tokenizers():
+    return {spec.key: spec.load() for spec in samples.all_specs()}
+
+
+def test_stage_tokens_equal_the_pipeline_for_every_sample(tokenizers):
+    for key, tok in tokenizers.items():
+        for text in TEXTS:
+            for optional in ((), ("lexnorm",)):
+                ctx, results = stages.run_stages(tok, text, optional=optional)
+                assert stages.model_matches_pipeline(ctx), (key, text, optional)
+                want = tok.encode_result(ctx.text, add_special_tokens=False, return_offsets=True)
+                # Model spans are character spans of the tokenization text: they cover what the offsets cover.
+                view = want.tokenization_text.encode("utf-8")
+                for (_, _, (s, e)), off in zip(ctx.tokens, want.offsets):
+                    covered = want.tokenization_text[s:e].encode("utf-8")
+                    if off != (0, 0) and off[1] > off[0]:
+                        assert view[off[0] - 1:off[1] - 1] in covered, (key, text)
+
+
+def test_stage_names_rows_and_spans(tokenizers):
+    tok = tokenizers["file:english_wordpiece.json"] if "file:english_wordpiece.json" in tokenizers else \
+        tokenizers[samples.DEFAULT_KEY]
+    ctx, results = stages.run_stages(tok, "Héllo WORLD")
+    assert [r.name for r in results] == ["Raw input", "Normalizer", "Pre-tokenizer", "Model", "Post-processor",
+                                         "Alignment"]
+    raw = results[0]
+    assert raw.rows[1] == {"char": 1, "character": "é", "UTF-8": "C3 A9", "bytes": "[1, 3)", "code point": "U+00E9"}
+    norm = results[1]
+    assert norm.text == tok.normalize("Héllo WORLD")
+    pieces = results[2].rows
+    assert all(p["raw span"].startswith("[") for p in pieces)
+    post = results[4]
+    res = tok.encode_result("Héllo WORLD", return_offsets=True)
+    assert [r["offsets"] for r in post.rows] == [str(tuple(o)) for o in res.offsets]
+
+
+def test_lowercasing_normalizer_alignment_runs():
+    from tokcore.normalizers import Lowercase
+
+    tok = tokcore.Tokenizer(tokcore.CharTokenizer().model, normalizer=Lowercase())
+    ctx, _ = stages.run_stages(tok, "AbC")
+    assert stages.alignment_runs(ctx) == [{"tokenization text": "[0, 3)", "text": "abc", "raw input": "[0, 3)",
+                                           "raw text": "AbC", "same": False}]
+
+
+def test_lexical_normalizer_maps_back_to_what_was_typed():
+    tok = tokcore.CharTokenizer()
+    ctx, results = stages.run_stages(tok, "new pix coming tmrw", optional=("lexnorm",))
+    assert [r.name for r in results][:3] == ["Raw input", "Lexical normalizer", "Normalizer"]
+    assert results[1].text == "new pictures coming tomorrow"
+    runs = stages.alignment_runs(ctx)
+    assert {"tokenization text": "[4, 12)", "text": "pictures", "raw input": "[4, 7)", "raw text": "pix",
+            "same": False} in runs
+    # the model's first token of "pictures" maps back into "pix"
+    p_token = next(t for t in ctx.tokens if t[2] == (4, 5))
+    assert ctx.raw_span(*p_token[2]) == (4, 7)
+
+
+def test_stages_can_be_added_before_or_after_others():
+    saved = list(stages.STAGES)
+    try:
+        extra = stages.Stage("count", "Count", lambda ctx: stages.StageResult("Count", "", None, [{"n": len(ctx.raw)}]))
+        stages.register_stage(extra, before="normalizer")
+        _, results = stages.run_stages(tokcore.CharTokenizer(), "abc")
+        assert [r.name for r in results][:3] == ["Raw input", "Count", "Normalizer"] and results[1].rows == [{"n": 3}]
+        stages.register_stage(extra, after="alignment")
+        assert [s.key for s in stages.STAGES][-1] == "count" and sum(s.key == "count" for s in stages.STAGES) == 1
+    finally:
+        stages.STAGES[:] = saved
+
+
+def test_pipeline_page_under_apptest():
+    at = AppTest.from_file(str(ROOT / "pages" / "8_Pipeline_stages.py"), default_timeout=60).run()
+    assert not at.exception
+    assert [s.value for s in at.subheader] == ["1. Raw input", "2. Normalizer", "3. Pre-tokenizer", "4. Model",
+                                               "5. Post-processor", "6. Alignment"]
+    at.toggle(key="ps_lexnorm").set_value(True).run()
+    assert [s.value for s in at.subheader][1] == "2. Lexical normalizer"
+    at.text_area(key="ps_text").input("<b>x</b>").run()
+    for block in at.html:
+        assert "<b>x" not in block.value
+    for key in at.selectbox(key="ps_tok").options:
+        at.selectbox(key="ps_tok").set_value(key).run()
+        assert not at.exception and not at.error, key
