@@ -146,3 +146,13 @@ def test_text_travels_in_the_link():
     assert at.query_params["pg_text"] == "changed"
     at.text_area(key="pg_text").input("y" * 700).run()
     assert "pg_text" not in at.query_params
+
+
+def test_tokenizer_choice_travels_in_the_link():
+    at = run_app(pg_tok="builtin:toy-word-level", pg_text="the cat")
+    assert at.selectbox(key="pg_tok").value == "builtin:toy-word-level"
+    assert "cat" in list(table(at)["token"])
+    at.selectbox(key="pg_tok").set_value("builtin:ascii-char").run()
+    assert at.query_params["pg_tok"] == "builtin:ascii-char"
+    stale = run_app(pg_tok="session:from-another-session")
+    assert stale.selectbox(key="pg_tok").value == "builtin:ascii-char"

@@ -92,25 +92,29 @@ def token_view(spec: samples.SampleSpec, text: str, *, split_special: bool = Fal
 
 # ---------------------------------------------------------------- widgets
 def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind: bool = True) -> samples.SampleSpec:
-    """A select box over every available tokenizer; returns the chosen spec. Key: ``<prefix>_tok``."""
+    """A select box over every available tokenizer; returns the chosen spec. Key: ``<prefix>_tok``.
+
+    With ``bind`` the choice travels in the link as the query parameter ``<prefix>_tok``.
+    """
     where = where or st
     specs = available_specs()
     by_key = {s.key: s for s in specs}
     key = f"{prefix}_tok"
     if st.session_state.get(key) not in by_key:
-        # A stale choice (e.g. a session tokenizer from a link) falls back to the default sample.
-        st.session_state.pop(key, None)
-    options = list(by_key)
+        # First run (maybe from a shared link), or a stale choice such as another session's tokenizer.
+        wanted = st.query_params.get(key) if bind else None
+        st.session_state[key] = wanted if wanted in by_key else (
+            samples.DEFAULT_KEY if samples.DEFAULT_KEY in by_key else next(iter(by_key)))
     chosen = where.selectbox(
         label,
-        options,
-        index=options.index(samples.DEFAULT_KEY) if samples.DEFAULT_KEY in options else 0,
+        list(by_key),
         format_func=lambda k: by_key[k].label if k in by_key else k,
         key=key,
         help="Built-in samples, files in sample_vocabs/, and tokenizers trained or uploaded in this session.",
-        **({"bind": "query-params"} if bind else {}),
     )
-    spec = by_key.get(chosen) or by_key[options[0]]
+    if bind:
+        st.query_params[key] = chosen
+    spec = by_key.get(chosen) or next(iter(by_key.values()))
     if spec.description:
         where.caption(spec.description)
     return spec

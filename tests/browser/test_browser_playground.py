@@ -44,3 +44,28 @@ def test_typed_text_is_highlighted_as_tokens(page, app_url):
     assert page.locator("script:has-text('x')").count() == 0, "user text must never become markup"
     assert exception_boxes(page) == 0
     screenshot(page, "playground-typed")
+
+
+def test_a_link_reopens_the_playground_with_its_tokenizer_and_text(page, app_url):
+    # Template tokens of the toy word-level tokenizer are drawn dashed, with no span.
+    page.goto(f"{app_url}/?pg_tok=builtin:toy-word-level&pg_text=the+cat+sat")
+    wait_for_app(page)
+    strip = page.locator(".tk-strip").first
+    strip.locator(".tk-tok").first.wait_for()
+    assert page.get_by_role("textbox", name="Text", exact=True).input_value() == "the cat sat"
+    assert strip.locator(".tk-inserted").count() == 2
+    assert strip.locator(".tk-gap").count() == 2  # the spaces belong to no token
+    assert exception_boxes(page) == 0
+    screenshot(page, "playground-word-level-sentinels")
+
+
+def test_byte_level_tokens_that_cut_a_character_show_their_bytes(page, app_url):
+    page.goto(f"{app_url}/?pg_tok=file:english_bytelevel_bpe.json&pg_text=a%F0%9F%99%82b")
+    wait_for_app(page)
+    strip = page.locator(".tk-strip").first
+    strip.locator(".tk-tok").first.wait_for()
+    assert strip.locator(".tk-bytes-hex").count() >= 2  # the emoji's 4 bytes are split over tokens
+    page.get_by_text("Byte view per token").click()
+    page.locator(".tk-bgrid").first.wait_for()
+    assert exception_boxes(page) == 0
+    screenshot(page, "playground-byte-level")
