@@ -163,6 +163,8 @@ class Metaspace(PreTokenizer):
 
     def split_piece(self, piece: Piece) -> list[Piece]:
         text, bounds = piece.text, piece.bounds
+        if not text:  # HF never hands an empty piece on, so nothing gets prepended to one
+            return []
         rep = self.replacement
         if " " in text:
             text = text.replace(" ", rep)  # one character for one: bounds stay as they are
@@ -217,6 +219,8 @@ class ByteLevel(PreTokenizer):
         self.use_regex = bool(use_regex)
 
     def split_piece(self, piece: Piece) -> list[Piece]:
+        if not piece.text:  # HF never hands an empty piece on, so nothing gets prepended to one
+            return []
         if self.add_prefix_space and not piece.text.startswith(" "):
             piece = Piece(" " + piece.text, [piece.bounds[0], *piece.bounds])
         if self.use_regex:

@@ -24,7 +24,7 @@ import regex
 
 from .components import Piece, PreTokenizer, register
 from .errors import ConfigurationError, TokenizerFileError
-from .pre_tokenizers_tables import NUMERIC_CLASSES, PUNCT_CLASSES, ClassMap, ascii_view
+from .pre_tokenizers_tables import NUMERIC_CLASSES, PUNCT_CLASSES, ClassMap, ascii_view, onig_known
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 _BEHAVIOR_KEYS = {b.lower(): b for b in BEHAVIORS}
@@ -242,12 +242,11 @@ class Split(PreTokenizer):
         self.behavior = behavior_name(behavior)
         self.invert = bool(invert)
         self._rx = _compile_split_pattern(pattern, self.is_regex)
+        # HF runs regexes on Oniguruma, whose Unicode tables are older than the ``regex`` module's.
+        self._classes = onig_known(pattern) if self.is_regex else None
 
     def split_piece(self, piece: Piece) -> list[Piece]:
-        if self._rx is None:  # an empty literal matches nothing: the piece is one non-match
-            spans = spans_for_behavior([(0, len(piece.text), self.invert)], self.behavior)
-            return [piece.sub(s, e) for s, e in spans if e > s]
-        return split_by_regex(piece, self._rx, self.behavior, invert=self.invert)
+        return split_by_regex(piece, self._rx, self.behavior, invert=self.invert, classes=self._classes)
 
     def to_dict(self) -> dict:
         key = "Regex" if self.is_regex else "String"
@@ -268,7 +267,8 @@ class Split(PreTokenizer):
 
 def _compile_split_pattern(pattern: str, is_regex: bool):
     if not is_regex:
-        return regex.compile(regex.escape(pattern)) if pattern else None
+        # An empty literal is the empty regex (it matches between every two characters), as in HF.
+        return regex.compile(regex.escape(pattern))
     try:
         return regex.compile(pattern)
     except regex.error as exc:
