@@ -150,8 +150,8 @@ STYLE = """
 .ck-tok{border-radius:3px;padding:1px 0;box-shadow:inset 0 0 0 1px rgba(0,0,0,.07)}
 .ck-comment{font-style:italic;color:#343a40}
 .ck-error{outline:2px solid #e03131}
-.ck-dedent{display:inline-block;width:0;overflow:visible;position:relative;left:-.6ch;color:#a61e4d;font-size:11px;
-  vertical-align:super;line-height:1;box-shadow:none}
+.ck-dedent{display:inline-block;width:0;overflow:visible;position:relative;left:-.6ch;color:#a61e4d;font-size:13px;
+  top:-.45em;line-height:0;box-shadow:none}
 .ck-indent{background-image:repeating-linear-gradient(90deg,transparent 0 3px,rgba(0,0,0,.08) 3px 4px)}
 .ck-strip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:14px;line-height:2.1;
   padding:10px;border:1px solid #dee2e6;border-radius:6px;background:#fff;color:#1a1a1a;overflow-wrap:anywhere}
@@ -162,6 +162,8 @@ STYLE = """
 .ck-legend{line-height:2.2;font-size:14px}
 .ck-li{white-space:nowrap;margin-right:12px}
 .ck-more{color:#868e96;font-style:italic}
+.ck-legend .ck-dedent{width:auto;left:0;top:0;line-height:1;margin-right:3px}
+.st-key-code_text textarea{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
 """
 
 
