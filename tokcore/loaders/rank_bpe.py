@@ -17,6 +17,9 @@ import heapq
 from ..components import Model, register
 from ..errors import ConfigurationError
 
+CACHE_CAPACITY = 100_000  # pieces
+MAX_CACHED_LENGTH = 256  # characters; as the BPE model, longer pieces are not cached
+
 
 def rank_merge(symbols: list[str], rank_of) -> list[str]:
     """Merge adjacent symbols by lowest rank of their concatenation, leftmost first, until none is ranked.
@@ -138,7 +141,8 @@ class RankBPE(Model):
         got = self._cache.get(text)
         if got is None:
             got = self._word(text)
-            if len(self._cache) < 100_000:
+            # Long pieces rarely repeat; caching them would keep every huge input alive.
+            if len(text) < MAX_CACHED_LENGTH and len(self._cache) < CACHE_CAPACITY:
                 self._cache[text] = got
         return list(got)
 
