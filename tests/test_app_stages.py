@@ -101,3 +101,9 @@ def test_pipeline_page_under_apptest():
     for key in at.selectbox(key="ps_tok").options:
         at.selectbox(key="ps_tok").set_value(key).run()
         assert not at.exception and not at.error, key
+
+
+def test_one_input_character_written_as_many_is_one_run():
+    ctx, _ = stages.run_stages(tokcore.CharTokenizer(), "Héllo 🙂")
+    assert [(r["text"], r["raw text"]) for r in stages.alignment_runs(ctx)] == [
+        ("H", "H"), ("<UNK>", "é"), ("llo·", "llo·"), ("<UNK>", "🙂")]

@@ -159,7 +159,8 @@ def classroom_panel(prefix: str, state: classroom.Classroom, answer: classroom.A
         return state
     box.caption(classroom.MODES[state.mode])
     if not state.revealed:
-        box.markdown(f"🙈 **{what.capitalize()} {state.hidden_step} is hidden.** Work it out from what you see, then guess.")
+        box.markdown(f":material/visibility_off: **{what.capitalize()} {state.hidden_step} is hidden.** "
+                     "Work it out from what you see, then guess.")
         with box.form(f"{prefix}_guess_form", clear_on_submit=True, border=False):
             guess = st.text_input("Your guess", key=f"{prefix}_guess")
             c1, c2 = st.columns(2)
@@ -271,5 +272,8 @@ def words_and_held_out(run: training.TrainRun, k: int, held_out: str, *, how: st
 def merge_table(run: training.TrainRun, k: int) -> None:
     st.markdown("**Merge table**")
     rows = training.merge_table(run, k)
+    if not rows:
+        st.caption("No merge yet.")
+        return
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", height=min(300, 35 * (len(rows) + 1) + 3),
                  column_config={"score": st.column_config.NumberColumn(format="%.5f")})

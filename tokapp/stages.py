@@ -219,16 +219,21 @@ def alignment_runs(ctx: Context) -> list[dict]:
     For ``"Ab"`` lower-cased: one run ``[0, 2) "ab" <- [0, 2) "Ab"``.
     """
     view = ctx.ns.normalized
-    runs: list[list] = []  # [start, stop, raw start, raw stop, one-to-one]
+    groups: list[list] = []  # [start, stop, raw start, raw stop]: consecutive characters from one input span
     for i in range(len(view)):
         s, e = ctx.raw_span(i, i + 1)
-        last = runs[-1] if runs else None
-        if last is not None and last[4] and e - s == 1 and s == last[3]:
-            last[1], last[3] = i + 1, e  # one character from one character, continuing
-        elif last is not None and not last[4] and (s, e) == (last[2], last[3]):
-            last[1] = i + 1  # more output from the same input span
+        if groups and (groups[-1][2], groups[-1][3]) == (s, e):
+            groups[-1][1] = i + 1
         else:
-            runs.append([i, i + 1, s, e, e - s == 1])
+            groups.append([i, i + 1, s, e])
+    runs: list[list] = []  # one-to-one groups that follow each other are joined
+    for a, b, s, e in groups:
+        one = b - a == 1 and e - s == 1
+        last = runs[-1] if runs else None
+        if one and last is not None and last[4] and last[1] == a and last[3] == s:
+            last[1], last[3] = b, e
+        else:
+            runs.append([a, b, s, e, one])
     out = []
     for a, b, s, e, _ in runs:
         out.append({"tokenization text": span_label((a, b)), "text": visible(view[a:b]),

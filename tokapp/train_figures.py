@@ -118,7 +118,7 @@ def compression_curve(curve: Sequence[float], current: int, *, label: str = "mer
                                line=dict(color="#1c7ed6")))
     if 0 <= current < len(curve):
         fig.add_trace(go.Scatter(x=[current], y=[curve[current]], mode="markers+text", name="now",
-                                 text=[f"{curve[current]:.3f}"], textposition="top right",
+                                 text=[f"{curve[current]:.3f}"], textposition="top right", cliponaxis=False,
                                  marker=dict(color=WINNER, size=11)))
     fig.update_layout(title="Compression: tokens per word", xaxis_title=label, yaxis_title="tokens / word",
                       height=300, margin=dict(l=10, r=10, t=40, b=30), showlegend=False)
