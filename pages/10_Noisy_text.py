@@ -85,7 +85,7 @@ if upload is not None:
             st.session_state[LOADED] = digest
             if use_builtin is not None:
                 st.session_state[f"{P}_use_builtin"] = use_builtin
-            st.success(f"Loaded {len(entries)} entries from {upload.name}.")
+            st.success(f"Loaded {len(entries)} {'entry' if len(entries) == 1 else 'entries'} from {upload.name}.")
 
 use_builtin = st.toggle(f"Use the built-in list too ({len(lv.builtin_records())} entries)", value=True,
                         key=f"{P}_use_builtin")

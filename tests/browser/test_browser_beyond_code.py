@@ -26,6 +26,22 @@ def open_page(page, app_url: str, path: str) -> None:
         notice.wait_for(state="detached")
 
 
+def wait_for_output(page, expected: str, timeout: float = 30_000) -> None:
+    """Wait until the Noisy text page shows ``expected`` as the normalized text."""
+    page.wait_for_function(
+        "want => { const o = document.querySelector('.ln-text[data-side=\"output\"]');"
+        " return o && o.textContent === want; }",
+        arg=expected,
+        timeout=timeout,
+    )
+
+
+def type_noisy(page, text: str) -> None:
+    box = page.get_by_role("textbox", name="Noisy text")
+    box.fill(text)
+    box.press("Control+Enter")
+
+
 def background(locator) -> str:
     return locator.evaluate("e => getComputedStyle(e).backgroundColor")
 
@@ -45,6 +61,7 @@ def test_code_page_shows_syntax_coloured_tokens(page, app_url):
     assert page.locator(".tk-strip .tk-tok").count() > 20
     page.get_by_text("Identifiers, split into words").wait_for()
     assert exception_boxes(page) == 0
+    wait_for_app(page)
     screenshot(page, "code-python")
 
 
@@ -58,21 +75,16 @@ def test_code_page_switches_language(page, app_url):
         " return k && k.textContent === 'fn'; }"
     )
     assert exception_boxes(page) == 0
+    wait_for_app(page)
     screenshot(page, "code-rust")
 
 
 def test_noisy_text_page_normalizes_typed_text(page, app_url):
     open_page(page, app_url, "noisy_text")
     page.get_by_role("heading", name="Noisy text").wait_for()
-    box = page.get_by_role("textbox", name="Noisy text")
-    box.fill("new pix coming tmrw")
-    box.press("Control+Enter")
+    type_noisy(page, "new pix coming tmrw")
+    wait_for_output(page, "new pictures coming tomorrow", timeout=60_000)
     output = page.locator('.ln-text[data-side="output"]')
-    page.wait_for_function(
-        "() => { const o = document.querySelector('.ln-text[data-side=\"output\"]');"
-        " return o && o.textContent === 'new pictures coming tomorrow'; }",
-        timeout=60_000,
-    )
     assert output.locator("mark").all_inner_texts() == ["pictures", "tomorrow"]
     assert page.locator('.ln-text[data-side="input"] mark').all_inner_texts() == ["pix", "tmrw"]
     changed = page.locator(".ln-grid .ln-changed")
@@ -81,6 +93,7 @@ def test_noisy_text_page_normalizes_typed_text(page, app_url):
     assert changed.first.locator(".ln-chip").count() >= 1, "the tokens of 'pictures' sit under 'pix'"
     page.get_by_text("obeys the offsets contract").wait_for()
     assert exception_boxes(page) == 0
+    wait_for_app(page)
     screenshot(page, "noisy-text")
 
 
@@ -92,6 +105,7 @@ def test_beyond_text_page_shows_phonemes_and_the_piano_roll(page, app_url):
     assert word.locator(".bt-ph").all_inner_texts() == ["K", "W", "IH1", "K"]
     assert page.locator('.bt-word.bt-fallback[data-word="zorble"]').count() == 1
     assert page.locator(".bt-boundary").count() >= 1
+    wait_for_app(page)
     screenshot(page, "beyond-phonemes")
     page.get_by_role("tab", name="Music (MIDI)").click()
     roll = page.locator(".js-plotly-plot").first
@@ -100,24 +114,21 @@ def test_beyond_text_page_shows_phonemes_and_the_piano_roll(page, app_url):
     assert page.locator(".bt-events .bt-merged").count() > 0, "some events are merged by BPE"
     page.get_by_text("keeps all 192 notes").wait_for()
     assert exception_boxes(page) == 0
+    wait_for_app(page)
     screenshot(page, "beyond-music")
 
 
 def test_noisy_text_page_applies_an_uploaded_lexicon(page, app_url):
     open_page(page, app_url, "noisy_text")
-    box = page.get_by_role("textbox", name="Noisy text")
-    box.fill("new pix coming tmrw")
-    box.press("Control+Enter")
-    page.locator('.ln-text[data-side="output"] mark', has_text="pictures").wait_for(timeout=60_000)
+    type_noisy(page, "new pix coming tmrw")
+    wait_for_output(page, "new pictures coming tomorrow", timeout=60_000)
     page.locator('input[type="file"]').set_input_files(
         files=[{"name": "lexicon.csv", "mimeType": "text/csv", "buffer": b"noisy,canonical\npix,photos\n"}]
     )
-    page.get_by_text("Loaded 1 entries from lexicon.csv").wait_for()
-    page.wait_for_function(
-        "() => { const o = document.querySelector('.ln-text[data-side=\"output\"]');"
-        " return o && o.textContent === 'new photos coming tomorrow'; }"
-    )
+    page.get_by_text("Loaded 1 entry from lexicon.csv").wait_for()
+    wait_for_output(page, "new photos coming tomorrow")
     assert exception_boxes(page) == 0
+    wait_for_app(page)
     screenshot(page, "noisy-text-uploaded-lexicon")
 
 
@@ -134,6 +145,7 @@ def test_beyond_text_upload_a_broken_then_a_real_midi(page, app_url):
     error = page.locator('[data-testid="stAlertContentError"]', has_text="broken.mid: not a readable MIDI file")
     error.wait_for()
     assert exception_boxes(page) == 0
+    wait_for_app(page)
     screenshot(page, "beyond-music-broken-upload")
     waltz = midi_samples()["waltz 3 4"].read_bytes()
     upload.set_input_files(files=[{"name": "my_waltz.mid", "mimeType": "audio/midi", "buffer": waltz}])
