@@ -10,22 +10,51 @@ Left out: the readers of other formats (``tokcore.loaders``), which ``load`` dis
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from .added_tokens import AddedToken
 from .components import build
-from .errors import TokenizerFileError
+from .errors import TokenizerFileError, WrongTypeError
 
-MAX_JSON_BYTES = 512 * 1024 * 1024
+MAX_FILE_BYTES = 1 << 30  # 1 GiB: far above any real tokenizer file, far below what would exhaust memory
+
+
+def check_regular_file(path: Path) -> int:
+    """Size of ``path`` in bytes, after checking it is a readable regular file of sane size.
+
+    Devices (``/dev/zero``), pipes and sockets are refused before any read: reading them could
+    block or never end.
+    """
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise TokenizerFileError(path, f"cannot read the file ({exc.strerror or exc})", fix="Check the path.") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise TokenizerFileError(path, "not a regular file (a device, pipe or socket)",
+                                 fix="Pass a tokenizer file or the directory that holds it.")
+    if st.st_size > MAX_FILE_BYTES:
+        raise TokenizerFileError(path, f"the file has {st.st_size:,} bytes, more than the {MAX_FILE_BYTES:,} tokcore reads",
+                                 fix="Is this really a tokenizer file?")
+    return st.st_size
+
+
+def read_file_bytes(path: Path) -> bytes:
+    """The bytes of a tokenizer file (see ``check_regular_file``); failures are ``TokenizerFileError``."""
+    check_regular_file(path)
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise TokenizerFileError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    except MemoryError:
+        raise TokenizerFileError(path, "the file does not fit in memory") from None
 
 
 def read_json(path: Path) -> Any:
     """Parse a JSON file, turning every failure into ``TokenizerFileError`` with line and column."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise TokenizerFileError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    raw = read_file_bytes(path)
     if not raw.strip():
         raise TokenizerFileError(path, "the file is empty", fix="Pass a tokenizer file with content.")
     try:
@@ -104,6 +133,8 @@ def tokenizer_from_dict(data: Any, *, source: object = "<dict>"):
     if "model" not in data:
         raise TokenizerFileError(source, "no 'model' section: this is not a tokenizer.json or tokcore file", where="top level")
     model = _build("model", data, source)
+    if model is None:
+        raise TokenizerFileError(source, "'model' is null: a tokenizer needs a model", where="model")
     check_model_ids(model, source)
     kwargs = dict(
         normalizer=_build("normalizer", data, source),
@@ -160,4 +191,8 @@ def load(path: str | Path, **options):
     """
     from . import loaders
 
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise WrongTypeError(f"load takes a path (str or pathlib.Path), got {type(path).__name__}")
+    if isinstance(path, str) and not path.strip():
+        raise TokenizerFileError(repr(path), "no path given", fix="Pass a tokenizer file or a directory.")
     return loaders.load_path(Path(path), **options)

@@ -89,10 +89,19 @@ def load_path(path: Path, **options):
     text = str(path)
     if text.startswith("hf:"):
         return load_hub(text[3:], **options)
-    if not path.exists():
+    try:
+        exists, is_dir = path.exists(), path.is_dir()
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte in it
+        shown = text if len(text) <= 200 else text[:200] + "..."
+        raise TokenizerFileError(repr(shown), f"not a usable path ({type(exc).__name__}: {str(exc)[:100]})",
+                                 fix="Check the path.") from None
+    if not exists:
         raise TokenizerFileError(path, "no such file or directory", fix="Check the path.")
-    if path.is_dir():
+    if is_dir:
         return _load_dir(path, options)
+    from ..io import check_regular_file
+
+    check_regular_file(path)  # before any read: a pipe or a device could block or never end
     name = path.name.lower()
     suffix = path.suffix.lower()
     kind = {".json": "json", ".model": "sentencepiece", ".tiktoken": "tiktoken"}.get(suffix)

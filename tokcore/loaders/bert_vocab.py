@@ -24,10 +24,9 @@ def read_vocab_txt(path: Path) -> dict[str, int]:
 
     A file ``[PAD]\\n[UNK]\\n`` gives ``{"[PAD]": 0, "[UNK]": 1}``.
     """
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise TokenizerFileError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    from ..io import read_file_bytes
+
+    raw = read_file_bytes(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

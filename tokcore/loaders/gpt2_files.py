@@ -36,10 +36,10 @@ def read_merges_txt(path: Path) -> list[tuple[str, str]]:
 
     A file ``#version: 0.2\\nĠ t\\n`` gives ``[("Ġ", "t")]``.
     """
+    from ..io import read_file_bytes
+
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise TokenizerFileError(path, f"cannot read the file ({exc.strerror or exc})") from None
+        text = read_file_bytes(path).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise TokenizerFileError(path, f"not UTF-8 text (bad byte at offset {exc.start})") from None
     merges = []

@@ -144,10 +144,9 @@ def parse_model_proto(data: bytes) -> SpModel:
 
 def read_sentencepiece_model(path: Path) -> SpModel:
     """Parse a ``.model`` file, turning every problem into a ``TokenizerFileError`` about ``path``."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TokenizerFileError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    from ..io import read_file_bytes
+
+    data = read_file_bytes(path)
     if not data:
         raise TokenizerFileError(path, "the file is empty", fix="Pass a sentencepiece .model file.")
     try:

@@ -47,10 +47,9 @@ def read_tiktoken_ranks(path: Path) -> dict[bytes, int]:
 
     A line ``IQ== 0`` gives ``{b"!": 0}``. Malformed lines raise ``TokenizerFileError`` with the line number.
     """
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise TokenizerFileError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    from ..io import read_file_bytes
+
+    raw = read_file_bytes(path)
     ranks: dict[bytes, int] = {}
     seen: dict[int, int] = {}
     for lineno, line in enumerate(raw.splitlines(), start=1):
