@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,6 +142,22 @@ def _files(files: dict[str, bytes | str | None], target: str) -> Callable[[Path]
     return build
 
 
+def _fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
+
+
+def _symlink(path: Path, target: Path) -> Path:
+    path.symlink_to(target)
+    return path
+
+
+def _sparse(path: Path, size: int) -> Path:
+    with path.open("wb") as fh:
+        fh.truncate(size)  # no data written: the file system keeps it sparse
+    return path
+
+
 def _tok(**changes) -> dict:
     data = valid_tokenizer_json()
     data.update(changes)
@@ -186,6 +203,7 @@ CASES: list[Case] = [
     Case("json_top_level_list", _json("tokenizer.json", [valid_tokenizer_json()]), ("json object", "list")),
     Case("json_top_level_number", _bytes("tokenizer.json", b"42"), ("json object", "int")),
     Case("json_no_model", _json("tokenizer.json", _without("model")), ("no 'model' section",), where="top level"),
+    Case("json_model_is_null", _json("tokenizer.json", _tok(model=None)), ("'model' is null",), where="model"),
     Case("json_model_is_list", _json("tokenizer.json", _tok(model=[1, 2])), ("expected an object", "list"),
          where="model"),
     Case("json_unknown_model_type", _json("tokenizer.json", _model(type="Transformer")),
@@ -287,6 +305,14 @@ CASES: list[Case] = [
     Case("pickle_file", _bytes("tokenizer.pkl", b"\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00}\x94."),
          ("unknown tokenizer file type", "'.pkl'")),
     Case("json_extension_holding_sp_model", _bytes("tokenizer.json", _SP), ("not utf-8",)),
+    Case("fifo_named_tokenizer_json", lambda folder: _fifo(folder / "tokenizer.json"), ("not a regular file",)),
+    Case("symlink_to_dev_zero", lambda folder: _symlink(folder / "tokenizer.json", Path("/dev/zero")), ("not a regular file",)),
+    Case("symlink_loop", lambda folder: _symlink(folder / "a.json", _symlink(folder / "b.json", folder / "a.json")),
+         ("no such file",)),
+    Case("huge_sparse_file", lambda folder: _sparse(folder / "tokenizer.json", 3 << 30), ("3,221,225,472 bytes", "more than")),
+    Case("name_too_long", lambda folder: folder / ("x" * 5000 + ".json"), ("not a usable path",), file="xxxxxxxxxx"),
+    Case("dir_tokenizer_json_is_a_directory", _files({"d/tokenizer.json/inner.txt": "x"}, "d"), ("no tokenizer file found",
+                                                                                                "tokenizer.json/")),
     # --- GPT-2 vocab.json + merges.txt ----------------------------------------------------------
     Case("vocab_json_without_merges", _json("vocab.json", VALID_VOCAB_JSON), ("no merges.txt",)),
     Case("merges_without_vocab", _bytes("merges.txt", VALID_MERGES_TXT.encode()), ("needs vocab.json",)),
