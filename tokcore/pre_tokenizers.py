@@ -30,7 +30,6 @@ from .pre_tokenizers_split import (
     Punctuation,
     Split,
     pieces_of_matches,
-    split_by_regex,
 )
 
 __all__ = [
@@ -159,7 +158,10 @@ class Metaspace(PreTokenizer):
         self.replacement = replacement
         self.prepend_scheme = prepend_scheme
         self.split = bool(split)
-        self._rx = regex.compile(regex.escape(replacement))
+        # MergedWithNext on single-character matches: a leading run without the replacement, then
+        # each replacement with the run after it (a replacement followed by another stays alone).
+        r = regex.escape(replacement)
+        self._pieces_rx = regex.compile(f"[^{r}]+|{r}[^{r}]*")
 
     def split_piece(self, piece: Piece) -> list[Piece]:
         text, bounds = piece.text, piece.bounds
@@ -175,7 +177,7 @@ class Metaspace(PreTokenizer):
         piece = Piece(text, bounds)
         if not self.split:
             return [piece]
-        return split_by_regex(piece, self._rx, "MergedWithNext", nonempty=True)
+        return pieces_of_matches(piece, self._pieces_rx)
 
     def to_dict(self) -> dict:
         return {
@@ -223,10 +225,9 @@ class ByteLevel(PreTokenizer):
             return []
         if self.add_prefix_space and not piece.text.startswith(" "):
             piece = Piece(" " + piece.text, [piece.bounds[0], *piece.bounds])
-        if self.use_regex:
-            parts = split_by_regex(piece, GPT2_REGEX, "Isolated", nonempty=True, classes=ONIG_CLASSES)
-        else:
-            parts = [piece]
+        # Every character is a letter, number, space or other, so the GPT-2 matches leave no gaps
+        # and Isolated keeps exactly the matches.
+        parts = pieces_of_matches(piece, GPT2_REGEX, ONIG_CLASSES) if self.use_regex else [piece]
         return [to_byte_chars(p) for p in parts]
 
     def to_dict(self) -> dict:
