@@ -68,6 +68,7 @@ CLEAN = [
     "Please email the report to the committee before Monday.",
     "",
     "   spaces   around   ",
+    "é à x",  # single letters are never "corrected"
 ]
 
 

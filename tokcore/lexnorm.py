@@ -236,6 +236,8 @@ def _decide(word: str, *, sentence_start: bool, lexicon: Lexicon) -> tuple[str, 
         return _match_case(word, looked), "lookup list", [cand, original]
     if original.frequency:
         return word, "in lexicon", [original]
+    if len(word) == 1:
+        return word, "single letter: kept", [original]
     if any(ch.isdigit() for ch in word) or "_" in word:
         return word, "not a word (digits or underscore)", [original]
     if len(word) > 1 and word.isupper():

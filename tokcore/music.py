@@ -211,4 +211,4 @@ def _open_midi(source, mido):
         return mido.MidiFile(str(Path(source)))
     except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError) as exc:
         where = "<bytes>" if isinstance(source, (bytes, bytearray)) else source
-        raise TokenizerFileError(where, f"not a readable MIDI file ({exc})", fix="Pass a standard .mid file.") from None
+        raise TokenizerFileError(where, f"not a readable MIDI file ({exc}).", fix="Pass a standard .mid file.") from None
