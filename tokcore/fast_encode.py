@@ -17,7 +17,8 @@ a pre-tokenizer not listed in ``word_plan`` (those take the slow path).
 from __future__ import annotations
 
 import re
-from itertools import accumulate
+from itertools import accumulate, chain, repeat
+from operator import itemgetter
 from typing import Callable, Optional
 
 from .components import Piece, piece_from_text
@@ -57,10 +58,9 @@ class WordPlan:
     it starts the tokenization text (Metaspace's ``prepend_scheme="first"``).
     """
 
-    __slots__ = ("key", "words", "pieces", "prefix", "needs_prefix", "origin_matters", "tokenize", "cache", "first")
+    __slots__ = ("words", "pieces", "prefix", "needs_prefix", "origin_matters", "tokenize", "cache", "first")
 
-    def __init__(self, key, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False):
-        self.key = key
+    def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False):
         self.words = words
         self.pieces = pieces
         self.tokenize = tokenize
@@ -85,81 +85,108 @@ def _deterministic(model) -> bool:
     return t in (WordPiece, Unigram, RankBPE, SentencePieceUnigram, WordLevel)
 
 
-def _plan_key(pre, model):
-    """What the plan depends on; a changed option gives a new key (and a fresh cache)."""
-    return (id(pre), id(model), repr(pre.to_dict()) if pre is not None else None, getattr(model, "dropout", None))
+def _snapshot(component):
+    """The options of ``component`` (and of a Sequence's children), compared by value or identity."""
+    if component is None:
+        return None
+    state = dict(component.__dict__)
+    children = state.get("pretokenizers")
+    if isinstance(children, list):
+        state["pretokenizers"] = [(c, _snapshot(c)) for c in children]
+    return state
 
 
 def word_plan(tokenizer) -> Optional[WordPlan]:
-    """The fast plan for this tokenizer's pre-tokenizer and model, or ``None`` (slow path)."""
+    """The fast plan for this tokenizer's pre-tokenizer and model, or ``None`` (slow path).
+
+    The plan (and its word cache) is rebuilt when the pre-tokenizer or the model is replaced or
+    an option of the pre-tokenizer or the model's dropout changes.
+    """
     pre, model = tokenizer.pre_tokenizer, tokenizer.model
     old = tokenizer.__dict__.get("_word_plan")
-    key = _plan_key(pre, model)
-    if old is not None and old[0] == key:
-        return old[1]
+    if (old is not None and old[0] is pre and old[1] is model and old[2] == getattr(model, "dropout", None)
+            and old[3] == _snapshot(pre)):
+        return old[4]
     try:
-        plan = _build_plan(pre, model, key) if _deterministic(model) else None
+        plan = _build_plan(pre, model) if _deterministic(model) else None
     except (ImportError, AttributeError):  # a stage module without the pieces a plan needs
         plan = None
-    tokenizer.__dict__["_word_plan"] = (key, plan)
+    tokenizer.__dict__["_word_plan"] = (pre, model, getattr(model, "dropout", None), _snapshot(pre), plan)
     return plan
 
 
-def _build_plan(pre, model, key) -> Optional[WordPlan]:
+def _build_plan(pre, model) -> Optional[WordPlan]:
     from . import pre_tokenizers as pt
     from .pre_tokenizers_split import Split
 
     tok = model.tokenize
     t = type(pre)
     if pre is None:
-        return WordPlan(key, _whole, lambda p: [p], tok)
+        return WordPlan(_whole, lambda p: [p], tok)
     if t is pt.ByteLevel:
         plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
         words = _bytelevel_words() if pre.use_regex else _whole
-        return WordPlan(key, words, lambda p: plain([p]), tok, prefix=" " if pre.add_prefix_space else None,
+        return WordPlan(words, lambda p: plain([p]), tok, prefix=" " if pre.add_prefix_space else None,
                         needs_prefix=lambda text: not text.startswith(" "))
     if t in (pt.BertPreTokenizer, pt.Whitespace, pt.WhitespaceSplit):
         # These drop whitespace and never join across it: a run of non-space characters is
         # pre-tokenized on its own exactly as inside the text.
-        return WordPlan(key, _NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
+        return WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
     if t is pt.Metaspace:
         rep = pre.replacement
         if pre.split and rep != " ":
             cls = re.escape(" " + rep)
             rx = re.compile(f"[^{cls}]+|[{cls}][^{cls}]*")
-            words = lambda text: [m.span() for m in rx.finditer(text)]  # noqa: E731
+            words = lambda text: (rx.findall(text), None)  # noqa: E731  (the pattern covers the text)
         else:
             words = _whole
-        return WordPlan(key, words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True)
+        return WordPlan(words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True)
     if t is pt.Sequence and len(pre.pretokenizers) == 2:
         split, bl = pre.pretokenizers
         if (type(split) is Split and split.behavior == "Isolated" and not split.invert and split._rx is not None
                 and type(bl) is pt.ByteLevel and not bl.use_regex and not bl.add_prefix_space):
-            finditer = split._rx.finditer
-            return WordPlan(key, lambda text: _isolated_spans([m.span() for m in finditer(text)], len(text)),
-                            lambda p: bl.pre_tokenize([p]), tok)
+            return WordPlan(_isolated_words(split._rx), lambda p: bl.pre_tokenize([p]), tok)
     return None
 
 
-# -- word finders: text -> list of (start, stop), or None when the fast path must not be used ---------
+# -- word finders: text -> (words, starts), starts ``None`` when the words cover the text from 0 ------
+# (``None`` altogether: the slow path must run).
 
 
 def _whole(text):
-    return [(0, len(text))]
+    return [text], None
 
 
-def _runs(rx):
-    finditer = rx.finditer
-    return lambda text: [m.span() for m in finditer(text)]
+def _from_spans(text, spans):
+    if spans is None:
+        return None
+    return [text[s:e] for s, e in spans], [s for s, _ in spans]
 
 
 def _non_space_runs(text):
     # Rust's char::is_whitespace is the White_Space property, which is the ``regex`` module's \s.
-    return [m.span() for m in _NON_SPACE.finditer(text)]
+    return _from_spans(text, [m.span() for m in _NON_SPACE.finditer(text)])
 
 
 _NON_SPACE = __import__("regex").compile(r"\S+")
 _NON_SPACE_RUNS = _non_space_runs
+
+
+def _isolated_words(rx, view_of=None):
+    """Words of the Isolated behavior: matches and the gaps between them, covering the text."""
+    findall, finditer = rx.findall, rx.finditer
+    plain = rx.groups == 0
+
+    def words(text):
+        view = text if view_of is None or text.isascii() else view_of(text)
+        if plain and view is text:
+            found = findall(text)
+            # No empty match and nothing left out: the matches alone cover the text.
+            if "" not in found and sum(map(len, found)) == len(text):
+                return found, None
+        return _from_spans(text, _isolated_spans([m.span() for m in finditer(view)], len(text)))
+
+    return words
 
 
 def _bytelevel_words():
@@ -168,26 +195,12 @@ def _bytelevel_words():
     from .byte_level import GPT2_REGEX
     from .pre_tokenizers_tables import ONIG_CLASSES, ascii_view
 
-    finditer = GPT2_REGEX.finditer
-
-    def words(text):
-        view = text if text.isascii() else ascii_view(text, ONIG_CLASSES)
-        return _isolated_spans([m.span() for m in finditer(view)], len(text))
-
-    return words
+    return _isolated_words(GPT2_REGEX, lambda text: ascii_view(text, ONIG_CLASSES))
 
 
 def _isolated_spans(spans, n):
     # Matches plus the gaps between them, as the Isolated behavior keeps both; an empty match
     # follows Rust's iterator rules, which only the slow path implements.
-    pos = 0
-    for s, e in spans:
-        if s != pos or e == s:
-            break
-        pos = e
-    else:
-        if pos == n:
-            return spans
     out = []
     pos = 0
     for s, e in spans:
@@ -206,7 +219,8 @@ def _isolated_spans(spans, n):
 
 
 def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
-    """(ids, tokens, spans relative to the word's first byte, word offsets or None, pieces) of one word."""
+    """(ids, tokens, spans relative to the word's first byte, word offset per token, pieces, tokens,
+    UTF-8 length of the word) of one word; the prefix a pre-tokenizer inserts has no bytes."""
     from .tokenizer import _byte_fallback_span
 
     cache = plan.first if first else plan.cache
@@ -233,54 +247,69 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
             rel.append((s - origin, e - origin))
             wofs.append(k)
         k += 1
-    out = (tuple(ids), tuple(toks), tuple(rel), None if k == 1 else tuple(wofs), k)
+    nbytes = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
+    out = (tuple(ids), tuple(toks), tuple(rel), tuple(wofs), k, len(ids), nbytes)
     if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
         cache[word] = out
     return out
 
 
-def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: int,
+def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
                  ids: list, values: list, spans: list, words: list, word: int) -> Optional[int]:
     """Append the tokens of segment ``seg`` (view characters from ``char_start``, first byte
-    ``byte_start``; ``table`` maps view characters to bytes, ``None`` for ASCII views).
+    ``byte_start``; ``table`` maps view characters to bytes, or is ``None`` for an ASCII view
+    (``view_ascii``) or a view that is this one segment).
 
     Returns the next word index, or ``None`` (nothing appended) when the fast path does not apply.
     """
     prefixed = plan.prefix is not None and plan.needs_prefix(seg)
     # An inserted prefix character takes part in the split (it can change the first word), so the
-    # finder sees it; every span then moves back by one and the word starting at 0 carries it.
+    # finder sees it; every position then moves back by one and the first word carries it.
     found = plan.words(plan.prefix + seg if prefixed else seg)
     if found is None:
         return None
-    shift = 1 if prefixed else 0
+    found_words, starts = found
+    if not found_words:
+        return word
+    if starts is None and (prefixed or view_ascii or table is not None) and len(found_words) > 1:
+        starts = list(accumulate(map(len, found_words), initial=0))
+        starts.pop()
     get = plan.cache.get
-    at_origin = plan.origin_matters and byte_start == 0
-    for s, e in found:
-        if shift:
-            if s == 0:
-                entry = _entry(plan, seg[0 : e - 1], True, 0)
-            else:
-                s, e = s - 1, e - 1
-                w = seg[s:e]
-                entry = get(w) or _entry(plan, w, False, 1)
-        elif at_origin and s == 0:
-            entry = _entry(plan, seg[0:e], True, 0)
-        else:
-            w = seg[s:e]
-            entry = get(w) or _entry(plan, w, False, 1)
-        base = byte_start + s if table is None else table[char_start + s]
-        eids, etoks, erel, wofs, k = entry
-        n = len(eids)
-        if n == 1:
-            ids.append(eids[0])
-            values.append(etoks[0])
-            a, b = erel[0]
-            spans.append((base + a, base + b))
-            words.append(word)
-        elif n:
-            ids.extend(eids)
-            values.extend(etoks)
-            spans.extend([(base + a, base + b) for a, b in erel])
-            words.extend([word] * n if wofs is None else [word + o for o in wofs])
-        word += k
-    return word
+    ents = [get(w) or _entry(plan, w, False, 1) for w in found_words]
+    if prefixed:
+        ents[0] = _entry(plan, found_words[0][1:], True, 0)
+        if starts is not None:
+            starts = [0, *[x - 1 for x in starts[1:]]]
+    elif plan.origin_matters and byte_start == 0 and (starts is None or starts[0] == 0):
+        ents[0] = _entry(plan, found_words[0], True, 0)
+    # Byte where each word starts.
+    if starts is None:
+        if len(ents) == 1:
+            bases = [byte_start]
+        else:  # words cover the segment: add up their byte lengths
+            bases = list(accumulate(map(_NBYTES, ents), initial=byte_start))
+            bases.pop()
+    elif table is not None:
+        bases = [table[char_start + x] for x in starts]
+    elif view_ascii:
+        bases = [byte_start + x for x in starts] if byte_start else starts
+    else:
+        local = byte_table(seg)
+        bases = [byte_start + local[x] for x in starts]
+    counts = list(map(_N, ents))
+    ids.extend(chain.from_iterable(map(_IDS, ents)))
+    values.extend(chain.from_iterable(map(_TOKS, ents)))
+    token_bases = chain.from_iterable(map(repeat, bases, counts))
+    spans.extend([(b + r[0], b + r[1]) for b, r in zip(token_bases, chain.from_iterable(map(_REL, ents)))])
+    ks = list(map(_K, ents))
+    n_words = sum(ks)
+    if n_words == len(ents):  # one piece per word (the common case)
+        words.extend(chain.from_iterable(map(repeat, range(word, word + n_words), counts)))
+    else:
+        firsts = accumulate(ks, initial=word)
+        token_firsts = chain.from_iterable(map(repeat, firsts, counts))
+        words.extend([f + o for f, o in zip(token_firsts, chain.from_iterable(map(_WOFS, ents)))])
+    return word + n_words
+
+
+_IDS, _TOKS, _REL, _WOFS, _K, _N, _NBYTES = (itemgetter(i) for i in range(7))

@@ -157,8 +157,11 @@ class Tokenizer:
     def _encode_sequence(self, text: str, *, assume_normalized: bool, split_special: bool, seq: int):
         ns, segs = self._view(check_text(text), assume_normalized=assume_normalized, split_special=split_special)
         view = ns.normalized
-        table = None if view.isascii() else byte_table(view)
         plan = word_plan(self) if self.fast else None
+        view_ascii = view.isascii()
+        # Byte offset of every view character; the fast path does without it for one plain segment.
+        single = len(segs) == 1 and segs[0][0] == 0 and segs[0][2] is None
+        table = None if view_ascii or (plan is not None and single) else byte_table(view)
         ids: list[int] = []
         values: list[str] = []
         spans: list = []
@@ -181,10 +184,13 @@ class Tokenizer:
                 word += 1
                 continue
             if plan is not None:
-                nxt = encode_words(plan, view[a:b], ba, table, a, ids, values, spans, words, word)
+                nxt = encode_words(plan, view[a:b], ba, table, a, view_ascii, ids, values, spans, words, word)
                 if nxt is not None:
                     word = nxt
                     continue
+            if table is None and not view_ascii:
+                table = byte_table(view)
+                ba = table[a]
             piece = piece_from_text(view[a:b], ba)
             pieces = pre.pre_tokenize([piece]) if pre is not None else [piece]
             for p in pieces:
@@ -319,10 +325,13 @@ class Tokenizer:
         if return_offsets:
             spans = enc.spans
             offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
-            map_a = OriginalMapper(ns_a)
-            map_b = OriginalMapper(ns_b) if ns_b is not None else None
-            if map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
+            fast = self.fast
+            map_a = OriginalMapper(ns_a, fast=fast)
+            map_b = OriginalMapper(ns_b, fast=fast) if ns_b is not None else None
+            if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
                 original = list(offsets)  # identity alignment: the same spans (a copy, lists are mutable)
+            elif fast and map_b is None and 1 not in enc.sequence_ids:
+                original = map_a.map_all(spans)
             else:
                 mappers = {0: map_a, 1: map_b}
                 original = []
@@ -451,21 +460,21 @@ def _byte_fallback_span(bounds: Sequence[int], char: int, sub: tuple[int, int]) 
 class OriginalMapper:
     """Maps 0-based byte spans of the tokenization text to contract spans of the raw input."""
 
-    def __init__(self, ns: NormalizedString):
+    def __init__(self, ns: NormalizedString, *, fast: bool = True):
         self.ns = ns
         self.identity = ns.is_identity
         if not self.identity:
             view, raw = ns.normalized, ns.original
             self.starts, self.ends = ns._bounds()
             n = len(view)
-            if len(raw) == n and self.starts == list(range(n)) and self.ends == list(range(1, n + 1)):
+            if fast and len(raw) == n and self.starts == list(range(n)) and self.ends == list(range(1, n + 1)):
                 # Character i came from character i: byte-identical when every character kept its
                 # UTF-8 length (always so for ASCII on both sides).
                 if (view.isascii() and raw.isascii()) or byte_table(view) == byte_table(raw):
                     self.identity = True
                     return
             self.view_table = byte_table(view)
-            self.raw_table = byte_table(raw)
+            self.raw_table = range(len(raw) + 1) if raw.isascii() else byte_table(raw)
             self.byte_to_char = {b: i for i, b in enumerate(self.view_table)}
 
     def _char_floor(self, b: int) -> tuple[int, int]:
@@ -488,18 +497,31 @@ class OriginalMapper:
             return self.raw_table[e if at_end else s]
         return self.raw_table[ns.original_position(view_char)]
 
+    def map_all(self, spans: list) -> list:
+        """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), with the common case inline:
+        both ends on character boundaries, where ``map``'s rules reduce to two table lookups."""
+        if self.identity:
+            return [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+        get, starts, ends, raw = self.byte_to_char.get, self.starts, self.ends, self.raw_table
+        out = []
+        for span in spans:
+            if span is None:
+                out.append(SENTINEL)
+                continue
+            bs, be = span
+            if be > bs:
+                cs, ce = get(bs), get(be)
+                if cs is not None and ce is not None:
+                    start, stop = raw[starts[cs]], raw[ends[ce - 1]]
+                    out.append((start + 1, (stop if stop > start else start) + 1))
+                    continue
+            out.append(self.map(span))
+        return out
+
     def map(self, span: tuple[int, int]) -> tuple[int, int]:
         if self.identity:
             return (span[0] + 1, span[1] + 1)
         bs, be = span
-        if be > bs:
-            # Both ends on character boundaries (the common case): the general rules below reduce to this.
-            get = self.byte_to_char.get
-            cs, ce = get(bs), get(be)
-            if cs is not None and ce is not None:
-                start = self.raw_table[self.starts[cs]]
-                stop = self.raw_table[self.ends[ce - 1]]
-                return (start + 1, max(start, stop) + 1)
         cs, into_s = self._char_floor(bs)
         ce, into_e = self._char_floor(be)
         if be <= bs:

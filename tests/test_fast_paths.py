@@ -1,0 +1,193 @@
+"""Every fast path pinned to the reference path: identical ids, tokens, offsets, masks, word ids.
+
+``Tokenizer.fast = False`` runs the reference pipeline (Piece objects through every stage, the
+per-span original-offsets mapper); the fast one (``tokcore.fast_encode``: one regex pass and a
+cache of finished words) must give the same ``EncodeResult`` on any text, cold cache or warm,
+after an option changes, on every reference file and on hand-built variants of each plan.
+No timings here (see ``bench/run.py``).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tokcore
+from conftest import require_shared
+from tokcore.fast_encode import byte_table, word_plan
+from tokcore.loaders.sentencepiece_build import SentencePieceWhitespace
+from tokcore.normalized import NormalizedString
+from tokcore.offsets import char_to_byte_table
+
+HF_FILES = ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json",
+            "trained/bert_cased_wordpiece.json", "trained/llama_style_bpe.json", "trained/roberta_bytelevel.json",
+            "trained/wordlevel_whitespace.json"]
+SP_FILES = ["botchan_en_unigram_1000.model", "botchan_en_bpe_1000.model", "kyoto_ja_unigram_8000.model"]
+TK_FILES = ["gpt2.tiktoken", "multilingual.tiktoken"]
+
+# Characters that stress every split rule: spaces of several kinds, newlines, punctuation,
+# apostrophes, digits, accents (combining and precomposed), CJK, emoji, the Metaspace and
+# byte-level stand-ins, controls, and pieces of special tokens.
+ALPHABET = list("aZé e\u0301 \t\n\r  '’s.,!?-_09٣中文ア😀▁Ġ\u00a0\u2003\u200b\x00\x85\ufeffß") + [
+    "<|endoftext|>", "[CLS]", "[SEP]", "[MASK]", "</s>", "<unk>", "'s", "  ", "\n\n", "hello", "Hello", "world"]
+texts = st.lists(st.sampled_from(ALPHABET), max_size=24).map("".join) | st.text(max_size=30)
+
+_LOADED: dict[str, tuple] = {}
+
+
+def pair_for(kind: str, name: str):
+    """(fast, reference) tokenizers loaded from the same reference file, without truncation/padding."""
+    key = f"{kind}/{name}"
+    if key not in _LOADED:
+        path = require_shared("reference", kind, *name.split("/"))
+        fast, ref = tokcore.load(path), tokcore.load(path)
+        for t in (fast, ref):
+            t.truncation = None
+            t.padding = None
+        ref.fast = False
+        _LOADED[key] = (fast, ref)
+    return _LOADED[key]
+
+
+def same(fast, ref, text, **kw):
+    a = fast.encode_result(text, return_offsets=True, return_masks=True, **kw)
+    b = ref.encode_result(text, return_offsets=True, return_masks=True, **kw)
+    assert a == b, (text, kw)
+    return a
+
+
+ALL = [("hf", n) for n in HF_FILES] + [("sentencepiece", n) for n in SP_FILES] + [("tiktoken", n) for n in TK_FILES]
+
+
+@pytest.mark.parametrize("kind,name", ALL)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_fast_equals_reference_on_reference_files(kind, name, text):
+    fast, ref = pair_for(kind, name)
+    same(fast, ref, text)
+    same(fast, ref, text)  # again, now from the warm word cache
+    same(fast, ref, text, add_special_tokens=False)
+
+
+@pytest.mark.parametrize("kind,name", [("hf", "gpt2/tokenizer.json"), ("hf", "minilm/tokenizer.json"),
+                                       ("hf", "trained/t5_style_unigram.json"),
+                                       ("sentencepiece", "botchan_en_unigram_1000.model")])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=texts, second=texts)
+def test_pairs_and_assume_normalized(kind, name, first, second):
+    fast, ref = pair_for(kind, name)
+    same(fast, ref, first, text_pair=second)
+    view = ref.tokenization_view(first)
+    same(fast, ref, view, assume_normalized=True)
+    same(fast, ref, first, split_special_tokens=True)
+
+
+@pytest.mark.parametrize("kind,name", ALL)
+def test_fast_equals_reference_on_corpus_lines(kind, name):
+    fast, ref = pair_for(kind, name)
+    corpora = require_shared("corpora")
+    text = (corpora / "botchan.txt").read_text(encoding="utf-8")[:6000] + (corpora / "inaugural.txt").read_text(
+        encoding="utf-8")[:4000]
+    assert word_plan(fast) is not None, "every reference pipeline should have a fast plan"
+    same(fast, ref, text)
+    for line in text.splitlines()[:80]:
+        same(fast, ref, line)
+
+
+# ----------------------------------------------------------------------------- every plan, hand-built
+
+BYTE_LEVEL_OPTIONS = [dict(add_prefix_space=p, use_regex=r) for p in (False, True) for r in (True, False)]
+METASPACE_OPTIONS = [dict(prepend_scheme=s, split=sp) for s in ("always", "first", "never") for sp in (True, False)]
+
+
+def _variant(kind, name, pre_tokenizer):
+    fast, _ = pair_for(kind, name)
+    a = copy.deepcopy(fast)
+    a.pre_tokenizer = pre_tokenizer
+    a.__dict__.pop("_word_plan", None)
+    b = copy.deepcopy(a)
+    b.fast = False
+    return a, b
+
+
+@pytest.mark.parametrize("options", BYTE_LEVEL_OPTIONS, ids=str)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_byte_level_variants(options, text):
+    from tokcore.pre_tokenizers import ByteLevel
+
+    a, b = _VARIANTS.setdefault(("bl", str(options)), _variant("hf", "gpt2/tokenizer.json", ByteLevel(**options)))
+    same(a, b, text)
+
+
+@pytest.mark.parametrize("options", METASPACE_OPTIONS, ids=str)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_metaspace_variants(options, text):
+    from tokcore.pre_tokenizers import Metaspace
+
+    a, b = _VARIANTS.setdefault(("ms", str(options)), _variant("hf", "trained/t5_style_unigram.json",
+                                                                Metaspace(**options)))
+    same(a, b, text)
+
+
+@pytest.mark.parametrize("pre", ["BertPreTokenizer", "Whitespace", "WhitespaceSplit", None])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_whitespace_family_and_no_pre_tokenizer(pre, text):
+    from tokcore import pre_tokenizers
+
+    component = getattr(pre_tokenizers, pre)() if pre else None
+    a, b = _VARIANTS.setdefault(("ws", pre), _variant("hf", "minilm/tokenizer.json", component))
+    same(a, b, text)
+
+
+_VARIANTS: dict = {}
+
+
+def test_changed_options_rebuild_the_plan():
+    fast, ref = pair_for("hf", "gpt2/tokenizer.json")
+    a, b = copy.deepcopy(fast), copy.deepcopy(ref)
+    text = "Hello world, 'twas\n\n  x"
+    same(a, b, text)
+    plan = word_plan(a)
+    for t in (a, b):
+        t.pre_tokenizer.add_prefix_space = True
+    assert word_plan(a) is not plan
+    same(a, b, text)
+    a.model.dropout = b.model.dropout = 0.5
+    assert word_plan(a) is None  # dropout: every encode draws again, nothing may be cached
+
+
+def test_parallel_batch_equals_single_process():
+    fast, _ = pair_for("hf", "gpt2/tokenizer.json")
+    lines = ["Hello world", "", "a <|endoftext|> b", "héllo  there\n", "x" * 50] * 3
+    one = fast.encode_batch(lines, return_offsets=True, return_masks=True)
+    two = fast.encode_batch(lines, return_offsets=True, return_masks=True, processes=2)
+    assert one == two
+    with pytest.raises(tokcore.errors.WrongTypeError):
+        fast.encode_batch(lines, processes=0)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40) | st.lists(st.sampled_from(ALPHABET)).map("".join))
+def test_byte_table_equals_reference(text):
+    assert byte_table(text) == char_to_byte_table(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([" ", "  ", "a", "bc", "▁", "é", "\n", "\u3000"]), max_size=12).map("".join),
+       st.booleans())
+def test_sentencepiece_whitespace_runs_equal_characters(text, pre_normalized):
+    ws = SentencePieceWhitespace()
+    ns = NormalizedString(text)
+    if pre_normalized:  # an alignment that is not the identity, as after the charsmap
+        ns = ns.map_chars(lambda c: "xx" if c == "é" else c)
+    fast, ref = ws.normalize(ns), ws._normalize_chars(ns)
+    assert (fast.normalized, fast.alignments(), fast.original) == (ref.normalized, ref.alignments(), ref.original)
