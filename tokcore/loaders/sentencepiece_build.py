@@ -18,6 +18,8 @@ models (no charsmap compiled), and user-defined symbols' exact interplay with no
 
 from __future__ import annotations
 
+import re
+
 from ..added_tokens import AddedToken
 from ..components import Normalizer, build, register
 from ..models.unigram import Unigram
@@ -28,6 +30,7 @@ from .rank_bpe import RankBPE
 from .sentencepiece_model import BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, SpModel
 
 SPACE_SYMBOL = "\u2581"
+_RUNS = re.compile(" +|[^ ]+")
 
 
 def sentencepiece_alignment(ns: NormalizedString, end: int) -> NormalizedString:
@@ -38,9 +41,10 @@ def sentencepiece_alignment(ns: NormalizedString, end: int) -> NormalizedString:
     controls) goes to the token before it, and a token ending inside an expansion (``"ﬁ"`` ->
     ``"fi"``) covers nothing of it but its last character. ``end`` closes the last character.
     """
-    starts = [a for a, _ in ns.alignments()]
-    ends = starts[1:] + [end]
-    return NormalizedString(ns.original, ns.normalized, starts, [max(a, b) for a, b in zip(starts, ends)])
+    starts = list(ns._bounds()[0])
+    ends = starts[1:]
+    ends.append(end)
+    return NormalizedString(ns.original, ns.normalized, starts, list(map(max, starts, ends)))
 
 
 @register("normalizer")
@@ -60,6 +64,43 @@ class SentencePieceWhitespace(Normalizer):
         self.treat_whitespace_as_suffix = bool(treat_whitespace_as_suffix)
 
     def normalize(self, ns: NormalizedString) -> NormalizedString:
+        text = ns.normalized
+        if (self.remove_extra_whitespaces and self.escape_whitespaces and self.add_dummy_prefix
+                and not self.treat_whitespace_as_suffix and SPACE_SYMBOL not in text):
+            fast = self._normalize_runs(ns)
+            if fast is not None:
+                return fast
+        return self._normalize_chars(ns)
+
+    def _normalize_runs(self, ns: NormalizedString) -> NormalizedString | None:
+        """The default options without a literal ``"▁"`` in the text, by runs instead of characters.
+
+        Same pieces for ``rebuild`` as ``_normalize_chars`` up to joining neighbours that map
+        one to one (which ``rebuild`` aligns identically).
+        """
+        text = ns.normalized
+        n = len(text)
+        start = n - len(text.lstrip(" "))
+        tail = len(text.rstrip(" "))
+        if start >= tail:
+            return None
+        out: list[tuple[str, int, int]] = [("", 0, start)] if start else []
+        out.append((SPACE_SYMBOL, start, start))
+        for m in _RUNS.finditer(text, start, tail):
+            s, e = m.span()
+            if text[s] == " ":
+                out.append((SPACE_SYMBOL, s, s + 1))
+                if e > s + 1:
+                    out.append(("", s + 1, e))
+            else:
+                out.append((m.group(), s, e))
+        if tail < n:
+            out.append(("", tail, n))
+        result = ns.rebuild(out)
+        end = len(ns.original) if tail == n else ns.original_position(tail)
+        return sentencepiece_alignment(result, end)
+
+    def _normalize_chars(self, ns: NormalizedString) -> NormalizedString:
         text = ns.normalized
         n = len(text)
         start = 0
