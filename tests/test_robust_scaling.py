@@ -248,7 +248,7 @@ def test_caches_do_not_keep_huge_inputs_alive(name):
 # The named pathological inputs, end to end
 
 
-def test_one_megabyte_single_word_through_wordpiece_and_unigram():
+def test_one_megabyte_word_through_wordpiece_and_a_long_word_through_unigram():
     word = "abcdefghij" * 100_000
     bert = tokenizer("bert_wordpiece")
     r = bert.encode_result(word, return_offsets=True)
