@@ -320,14 +320,16 @@ class Tokenizer:
 
         return post_process(self.post_processor, enc_a, enc_b, add_special_tokens)
 
-    def _result(self, enc, ns_a, ns_b, raw_a, raw_b, *, return_offsets: bool, return_masks: bool) -> EncodeResult:
+    def _result(self, enc, ns_a, ns_b, raw_a, raw_b, *, return_offsets: bool, return_masks: bool,
+                _mappers=None) -> EncodeResult:
         offsets = original = None
         if return_offsets:
             spans = enc.spans
             offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
             fast = self.fast
-            map_a = OriginalMapper(ns_a, fast=fast)
-            map_b = OriginalMapper(ns_b, fast=fast) if ns_b is not None else None
+            if _mappers is None:  # built once, shared by the overflowing windows
+                _mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
+            map_a, map_b = _mappers
             if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
                 original = list(offsets)  # identity alignment: the same spans (a copy, lists are mutable)
             elif fast and map_b is None and 1 not in enc.sequence_ids:
@@ -339,7 +341,8 @@ class Tokenizer:
                     mapper = mappers.get(seq if seq is not None else 0)
                     original.append(SENTINEL if span is None or mapper is None else mapper.map(span))
         overflowing = [
-            self._result(o, ns_a, ns_b, raw_a, raw_b, return_offsets=return_offsets, return_masks=return_masks)
+            self._result(o, ns_a, ns_b, raw_a, raw_b, return_offsets=return_offsets, return_masks=return_masks,
+                         _mappers=_mappers)
             for o in enc.overflowing
         ]
         return EncodeResult(
