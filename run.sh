@@ -33,8 +33,12 @@ ensure_venv() {
             "$PYTHON" -m venv "$VENV"
         fi
     fi
-    say "pip install -e '.[test]' (runtime and test dependencies)"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e '.[test]'
+    say "pip install -e '.[test]' (runtime and test dependencies; log in $VENV/pip-install.log)"
+    if ! "$VENV/bin/python" -m pip install --disable-pip-version-check -e '.[test]' >"$VENV/pip-install.log" 2>&1; then
+        tail -n 40 "$VENV/pip-install.log" >&2
+        say "pip install failed (full log: $VENV/pip-install.log)"
+        exit 1
+    fi
 }
 
 ensure_chromium() {

@@ -6,6 +6,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+# Generous: the server shares 2 cores with the other test worker, and training pages run for a while.
+SCRIPT_RUN_TIMEOUT_MS = 120_000
 
 
 def screenshot(page, name: str) -> Path:
@@ -36,7 +38,7 @@ def wait_for_app(page) -> None:
     # The status widget shows "Running..." while the script runs; wait for it to go.
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-        timeout=30_000,
+        timeout=SCRIPT_RUN_TIMEOUT_MS,
     )
     page.wait_for_selector('[data-testid="stElementContainer"]')
     wait_for_widgets(page)
@@ -44,7 +46,7 @@ def wait_for_app(page) -> None:
 
 def wait_for_widgets(page) -> None:
     """Widgets load lazily and show grey skeletons until their code arrives: wait them out."""
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=SCRIPT_RUN_TIMEOUT_MS)
     page.wait_for_timeout(300)
 
 
