@@ -35,17 +35,17 @@ with st.sidebar:
     with picker_box:
         spec = st_share.tokenizer_select(P, st_common.available_specs())
 
-text = st.text_area("Text", key=f"{P}_text", height=100, max_chars=20_000,
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=100, max_chars=20_000,
                     help="Ctrl+Enter (or click outside) to inspect. Try emoji, accents, ZWJ sequences.")
 c1, c2, c3 = st.columns([2, 1, 1])
-coords = c1.radio("Check spans against", COORD_CHOICES, key=f"{P}_coords", horizontal=True,
+coords = c1.radio("Check spans against", COORD_CHOICES, key=f"{P}_coords", persist_state="session", horizontal=True,
                   format_func=lambda c: {"view": "tokenization text (offsets)",
                                          "original": "raw input (original_offsets)"}[c],
                   help="The contract's coordinates are the tokenization text (after the tokenizer's own "
                        "normalization). original_offsets map each span back to the raw input.")
-add_special = c2.toggle("Add template tokens", key=f"{P}_special",
+add_special = c2.toggle("Add template tokens", key=f"{P}_special", persist_state="session",
                         help="Tokens the post-processor inserts (e.g. [CLS]) get the (0, 0) sentinel.")
-plain = c3.toggle("Special tokens as plain text", key=f"{P}_plain",
+plain = c3.toggle("Special tokens as plain text", key=f"{P}_plain", persist_state="session",
                   help="Off: a special token typed in the text is one token with a real span.")
 
 

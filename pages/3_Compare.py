@@ -38,8 +38,8 @@ with st.sidebar:
     specs = st_common.available_specs()
 
 chosen = st_share.tokenizer_multiselect(P, specs)
-text = st.text_area("Text", key=f"{P}_text", height=90, max_chars=20_000)
-ring = st.toggle("Ring the boundaries the others do not share", key=f"{P}_ring",
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90, max_chars=20_000)
+ring = st.toggle("Ring the boundaries the others do not share", key=f"{P}_ring", persist_state="session",
                  help="A ring sits where one tokenizer cuts the text and none of the others does.")
 
 
@@ -93,8 +93,8 @@ for name, fallback in (("a", chosen_keys[0]), ("b", chosen_keys[1])):
     if st.session_state.get(f"{P}_{name}") not in by_key:
         st.session_state[f"{P}_{name}"] = fallback
 ca, cb = st.columns(2)
-key_a = ca.selectbox("A", chosen_keys, key=f"{P}_a", format_func=lambda k: by_key[k].label)
-key_b = cb.selectbox("B", chosen_keys, key=f"{P}_b", format_func=lambda k: by_key[k].label)
+key_a = ca.selectbox("A", chosen_keys, key=f"{P}_a", persist_state="session", format_func=lambda k: by_key[k].label)
+key_b = cb.selectbox("B", chosen_keys, key=f"{P}_b", persist_state="session", format_func=lambda k: by_key[k].label)
 view_a, view_b = views[chosen_keys.index(key_a)], views[chosen_keys.index(key_b)]
 align = compare.alignment_rows(view_a, view_b)
 st.dataframe(pd.DataFrame(compare.alignment_display(align)), hide_index=True, width="stretch", height=260)

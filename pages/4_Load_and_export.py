@@ -63,7 +63,7 @@ c3.metric("Vocabulary", f"{facts['vocab_size']:,}")
 c4.metric("Unknown token", facts["unk_token"] or "none")
 
 st.subheader("Pipeline")
-raw = st.toggle("Show each stage's JSON", key=f"{P}_raw",
+raw = st.toggle("Show each stage's JSON", key=f"{P}_raw", persist_state="session",
                 help="The component's to_dict(): the exact keys a saved file holds (big tables summarised).")
 if raw:
     for stage in stages:
@@ -80,7 +80,7 @@ else:
                  column_config={"value": st.column_config.TextColumn(width="large")})
 
 st.subheader("Export")
-fmt = st.radio("Format", FORMAT_CHOICES, key=f"{P}_format", horizontal=True,
+fmt = st.radio("Format", FORMAT_CHOICES, key=f"{P}_format", persist_state="session", horizontal=True,
                format_func=lambda f: pipeline_view.FORMATS[f][0],
                help="HF tokenizer.json loads in the tokenizers library and encodes identically; tokcore JSON "
                     "keeps tokcore-only components and loads with tokcore.load.")

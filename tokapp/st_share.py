@@ -92,7 +92,7 @@ def tokenizer_select(prefix: str, specs: Sequence[samples.SampleSpec], *, label:
     if st.session_state.get(key) not in by_key:
         st.session_state[key] = samples.DEFAULT_KEY if samples.DEFAULT_KEY in by_key else next(iter(by_key))
     chosen = where.selectbox(label, list(by_key), format_func=lambda k: by_key[k].label if k in by_key else k,
-                             key=key, help="Built-in samples, files in sample_vocabs/, and tokenizers trained or "
+                             key=key, persist_state="session", help="Built-in samples, files in sample_vocabs/, and tokenizers trained or "
                                            "uploaded in this session.")
     spec = by_key[chosen]
     if spec.description:
@@ -110,6 +110,6 @@ def tokenizer_multiselect(prefix: str, specs: Sequence[samples.SampleSpec], *, l
     if current != st.session_state.get(key):
         st.session_state[key] = current
     chosen = where.multiselect(label, list(by_key), format_func=lambda k: by_key[k].label if k in by_key else k,
-                               key=key, max_selections=share.MAX_TOKENIZERS,
+                               key=key, persist_state="session", max_selections=share.MAX_TOKENIZERS,
                                help=f"Two to {share.MAX_TOKENIZERS} tokenizers, compared on the same text.")
     return [by_key[k] for k in chosen if k in by_key]
