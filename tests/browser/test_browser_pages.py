@@ -80,6 +80,12 @@ def test_offsets_inspector_reacts_to_typed_text_and_shows_sentinels(app_url, pag
     assert page.locator(".oi-lanes b").count() == 0, "user text must never become markup"
     assert exception_boxes(page) == 0
     screenshot(page, "offsets-inspector-sentinels")
+    # Another page and back: the inspector keeps its text for the session.
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Compare").click()
+    page.get_by_role("heading", name="Compare").wait_for()
+    page.locator('[data-testid="stSidebarNav"] a', has_text="Offsets inspector").click()
+    page.locator(".oi-lanes").wait_for()
+    assert text_box(page).input_value() == "the cat <b>sat</b>"
 
 
 def test_compare_shows_two_columns_side_by_side(app_url, page):
