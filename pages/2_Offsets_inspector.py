@@ -116,7 +116,9 @@ st.subheader("Tokens")
 st.caption("span: the contract (1-based, half-open UTF-8 bytes into the tokenization text; (0, 0) = no source). "
            "chars: the same span as 0-based Python character indices (widened to whole characters). "
            f"boundary: checked against the {checked_label}.")
-st.dataframe(pd.DataFrame(inspector.display_records(rows, coords)), hide_index=True, width="stretch")
+narrow = {name: st.column_config.Column(width=w) for name, w in (("#", 44), ("id", 64), ("special", 64))}
+st.dataframe(pd.DataFrame(inspector.display_records(rows, coords)), hide_index=True, width="stretch",
+             column_config=narrow)
 d1, d2, _ = st.columns([1, 1, 3])
 d1.download_button("Download JSON", result["json"], file_name="offsets.json", mime="application/json",
                    key=f"{P}_dl_json", icon=":material/download:")

@@ -41,7 +41,7 @@ def test_rows_carry_every_span_and_flag(bytelevel):
     assert rows[1]["covers"] is None and rows[1]["bytes"] == "F0"
     assert all(r["has_span"] and r["has_nonempty_span"] for r in rows)
     shown = inspector.display_records(rows)
-    assert shown[1]["covers"] == "‹F0›" and shown[1]["boundary"] == "inside a UTF-8 character"
+    assert shown[1]["covers"] == "‹F0›" and shown[1]["boundary"] == "cuts a character"
     assert shown[0]["span (1-based bytes)"] == "(1, 2)" and shown[0]["chars (0-based)"] == "(0, 1)"
 
 

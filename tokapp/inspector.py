@@ -33,9 +33,9 @@ COORD_LABELS = {"view": "tokenization text", "original": "raw input"}
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)  # extended grapheme clusters, as tokcore.boundaries
 SAFETY_LABELS = {
     "safe": "safe",
-    INSIDE_CHAR: "inside a UTF-8 character",
-    INSIDE_GRAPHEME: "inside a grapheme cluster",
-    "sentinel": "no span (sentinel)",
+    INSIDE_CHAR: "cuts a character",
+    INSIDE_GRAPHEME: "splits a grapheme",
+    "sentinel": "no span",
     "empty": "empty span",
     "invalid": "invalid span",
 }
