@@ -23,7 +23,7 @@ splitting text into words (pre-tokenizers), the byte alphabet (``tokcore.byte_le
 from __future__ import annotations
 
 import random
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Iterable
 
 from ..components import Model, register
@@ -45,6 +45,10 @@ def parse_merges(merges: Iterable) -> list[tuple[str, str]]:
     """
     if isinstance(merges, (str, bytes)) or not isinstance(merges, Iterable):
         raise WrongTypeError(f"merges must be a list of [left, right] pairs, got {type(merges).__name__}")
+    if isinstance(merges, list) and merges and set(map(type, merges)) <= {list, tuple} and set(map(len, merges)) == {2}:
+        pairs = list(map(tuple, merges))
+        if set(map(type, chain.from_iterable(pairs))) == {str}:  # the common [left, right] form, checked in C
+            return pairs
     out = []
     for i, m in enumerate(merges):
         if isinstance(m, str):
@@ -87,9 +91,13 @@ class BPE(Model):
     ):
         if not isinstance(vocab, dict):
             raise WrongTypeError(f"BPE vocab must be a dict token -> id, got {type(vocab).__name__}")
-        for tok, id_ in vocab.items():
-            if not isinstance(tok, str) or isinstance(id_, bool) or not isinstance(id_, int) or not 0 <= id_ <= _ID_MASK:
-                raise ConfigurationError(f"vocab entry {tok!r}: {id_!r} must map a string to an int id in [0, 2**32)")
+        # One pass over the types in C first; the per-entry loop only runs to name a bad entry.
+        ids_ok = not vocab or (set(map(type, vocab.values())) == {int} and 0 <= min(vocab.values())
+                               and max(vocab.values()) <= _ID_MASK)
+        if not (ids_ok and set(map(type, vocab)) <= {str}):
+            for tok, id_ in vocab.items():
+                if not isinstance(tok, str) or isinstance(id_, bool) or not isinstance(id_, int) or not 0 <= id_ <= _ID_MASK:
+                    raise ConfigurationError(f"vocab entry {tok!r}: {id_!r} must map a string to an int id in [0, 2**32)")
         if dropout is not None:
             if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0.0 <= dropout <= 1.0:
                 raise ConfigurationError(f"dropout must be a probability in [0, 1] or None, got {dropout!r}")
@@ -121,6 +129,13 @@ class BPE(Model):
         """(left id, right id) -> rank << 32 | new id; a repeated pair keeps its last rank, as HF."""
         vocab = self.vocab
         prefix = self.continuing_subword_prefix or ""
+        if not prefix and merges:
+            # All lookups in C; the loop below only runs to name a merge that does not fit.
+            lefts, rights = zip(*merges)
+            a_ids, b_ids = list(map(vocab.get, lefts)), list(map(vocab.get, rights))
+            new_ids = list(map(vocab.get, map(str.__add__, lefts, rights)))
+            if None not in a_ids and None not in b_ids and None not in new_ids:
+                return dict(zip(zip(a_ids, b_ids), [(r << _ID_BITS) | i for r, i in enumerate(new_ids)]))
         out: dict[tuple[int, int], int] = {}
         for rank, (a, b) in enumerate(merges):
             a_id, b_id = vocab.get(a), vocab.get(b)
