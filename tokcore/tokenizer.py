@@ -234,6 +234,13 @@ class Tokenizer:
         split_special_tokens: bool = False,
     ) -> EncodeResult:
         """Encode ``text`` (and ``text_pair``) into one frozen ``EncodeResult``; see ``tokcore.encode_result``."""
+        if (text_pair is None and truncation is None and padding is None and self.truncation is None
+                and self.padding is None and self.fast and isinstance(text, str)):
+            # Nothing to truncate or pad: encode_batch's steps reduce to these three.
+            enc, ns = self._encode_sequence(text, assume_normalized=assume_normalized,
+                                            split_special=split_special_tokens, seq=0)
+            enc = self._post_process(enc, None, add_special_tokens)
+            return self._result(enc, ns, None, text, None, return_offsets=return_offsets, return_masks=return_masks)
         results = self.encode_batch(
             [text if text_pair is None else (text, text_pair)],
             assume_normalized=assume_normalized,
