@@ -311,3 +311,17 @@ def test_lone_surrogate_in_text_tools_is_a_value_error(fn):
             "tokenize_code": lambda t: tokenize_code(t, "python")}[fn]
     with pytest.raises(ValueError, match=r"at character 3\b"):
         call("abc\udc80def")
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+@settings(max_examples=max(10, EXAMPLES // 2), deadline=None)
+@given(data=st.data())
+def test_decode_takes_any_sequence_of_vocabulary_ids(name, data):
+    """Not only encode's ids: any ids of the vocabulary decode to a str (bad byte runs become U+FFFD)."""
+    tok = family(name)
+    ids = sorted(set(tok.get_vocab().values()))
+    picked = data.draw(st.lists(st.sampled_from(ids), max_size=12), label="ids")
+    assert isinstance(tok.decode(picked), str)
+    assert isinstance(tok.decode(picked, skip_special_tokens=True), str)
+    with pytest.raises(ValueError, match="not in this tokenizer's vocabulary"):
+        tok.decode(picked + [max(ids) + 10**6])
