@@ -62,7 +62,7 @@ def build(stage: str, data: Any, *, source: object = "<dict>", where: str = "") 
     tag = data.get("type")
     if tag is None and stage == "model":
         tag = _guess_model_type(data)
-    cls = _REGISTRY[stage].get(tag)  # type: ignore[arg-type]
+    cls = _REGISTRY[stage].get(tag) if isinstance(tag, str) else None
     if cls is None:
         known = ", ".join(sorted(_REGISTRY[stage]))
         raise TokenizerFileError(
@@ -72,7 +72,9 @@ def build(stage: str, data: Any, *, source: object = "<dict>", where: str = "") 
         return cls.from_dict(data, source=source, where=where)
     except TokenizerFileError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except KeyError as exc:
+        raise TokenizerFileError(source, f"malformed {stage} {tag!r}: missing key {exc}", where=where) from None
+    except (TypeError, ValueError, AttributeError, IndexError) as exc:
         raise TokenizerFileError(source, f"malformed {stage} {tag!r}: {exc}", where=where) from None
 
 
