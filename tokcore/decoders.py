@@ -65,6 +65,9 @@ class Sequence(Decoder):
         items = data["decoders"]
         if not isinstance(items, list):
             raise TypeError("'decoders' must be a list")
+        for i, d in enumerate(items):
+            if d is None:  # build() maps null to "no component", which a list cannot hold
+                raise TypeError(f"'decoders[{i}]' is null; every item must be a decoder object")
         return cls([build("decoder", d, source=source, where=f"{where}.decoders[{i}]") for i, d in enumerate(items)])
 
 

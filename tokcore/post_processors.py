@@ -212,6 +212,9 @@ class Sequence(_Processor):
         items = data["processors"]
         if not isinstance(items, list):
             raise TypeError("'processors' must be a list")
+        for i, d in enumerate(items):
+            if d is None:  # build() maps null to "no component", which a list cannot hold
+                raise TypeError(f"'processors[{i}]' is null; every item must be a post-processor object")
         return cls([build("post_processor", d, source=source, where=f"{where}.processors[{i}]") for i, d in enumerate(items)])
 
 
