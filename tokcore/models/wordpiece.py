@@ -16,6 +16,7 @@ from ..components import Model, register
 from ..errors import ConfigurationError
 
 CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
+MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE and Unigram models)
 
 
 @register("model")
@@ -62,7 +63,8 @@ class WordPiece(Model):
         cached = self._cache.get(text)
         if cached is None:
             cached = self._split(text)
-            if len(self._cache) < CACHE_CAPACITY:
+            # Long words rarely repeat; caching them would keep every huge input alive.
+            if len(text) < MAX_CACHED_LENGTH and len(self._cache) < CACHE_CAPACITY:
                 self._cache[text] = cached
         return list(cached)
 
