@@ -164,17 +164,9 @@ def test_load_refuses_what_is_not_a_path(bad):
 # Random damage to valid files: a working tokenizer or a TokenizerFileError, nothing else
 
 
-# TEMPORARY: engine bugs with an xfail case in the corpus, tolerated here until fixed.
-KNOWN_BUGS = [(TypeError, "unhashable type")]
-
-
 def _load_or_reject(path: Path) -> None:
     try:
         tok = tokcore.load(path)
-    except tuple(t for t, _ in KNOWN_BUGS) as exc:
-        if not any(isinstance(exc, t) and text in str(exc) for t, text in KNOWN_BUGS):
-            raise
-        return
     except TokenizerFileError as exc:
         assert str(exc).startswith(str(path.parent)), f"the message names no file of the folder: {exc}"
         return

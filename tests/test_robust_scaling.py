@@ -225,9 +225,6 @@ def test_memory_peak_grows_linearly(name):
 @pytest.mark.parametrize("name", list(REFERENCE) + list(SELF_CONTAINED))
 def test_caches_do_not_keep_huge_inputs_alive(name):
     """Encoding many distinct long words leaves almost nothing behind (caches skip long words)."""
-    if name == "bert_wordpiece":
-        pytest.xfail("WordPiece.tokenize caches words of any length (models/wordpiece.py): a 1 MB word stays in "
-                     "its cache; cap the cached length as BPE and Unigram do")
     tok = tokenizer(name)
     fn = encode(tok)
     fn("warm up the caches and tables")
