@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional
 
 from ..components import Normalizer, PreTokenizer, piece_from_text
-from ..errors import ConfigurationError, WrongTypeError
+from ..errors import ConfigurationError, WrongTypeError, check_text
 
 Progress = Callable[[int, int, str], None]  # (done, total, what): called now and then, never required
 
@@ -48,6 +48,7 @@ def count_words(
         for word, n in corpus.items():
             if not isinstance(word, str):
                 raise WrongTypeError(f"corpus keys must be strings, got {type(word).__name__}")
+            check_text(word, name=f"corpus word {word[:20]!r}")
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise ConfigurationError(f"the count of {word!r} must be a non-negative integer, got {n!r}")
             if word and n:
@@ -62,6 +63,8 @@ def count_words(
     for i, text in enumerate(corpus):
         if not isinstance(text, str):
             raise WrongTypeError(f"corpus item {i} is {type(text).__name__}, expected str")
+        # A lone surrogate would end up in the vocabulary, which no tokenizer file can hold.
+        check_text(text, name=f"corpus item {i}")
         if normalizer is not None:
             text = normalizer.normalize_str(text)
         for piece in pre_tokenizer.pre_tokenize([piece_from_text(text)]):

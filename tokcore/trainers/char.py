@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
 from ..components import Normalizer, PreTokenizer, piece_from_text
-from ..errors import ConfigurationError, WrongTypeError
+from ..errors import ConfigurationError, WrongTypeError, check_text
 from .base import Progress, TrainResult, check_vocab_size, report
 
 
@@ -51,6 +51,8 @@ def count_chars(
     for i, (text, n) in enumerate(items):
         if not isinstance(text, str):
             raise WrongTypeError(f"corpus item {i} is {type(text).__name__}, expected str")
+        # A lone surrogate would end up in the vocabulary, which no tokenizer file can hold.
+        check_text(text, name=f"corpus item {i}")
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ConfigurationError(f"the count of {text!r} must be a non-negative integer, got {n!r}")
         if not n:

@@ -239,6 +239,9 @@ def train_unigram(
         decoder = MetaspaceDecoder()
     counts = count_words(corpus, normalizer=normalizer, pre_tokenizer=pre_tokenizer)
     words = [(w, c) for w, c in counts.items() if c]
+    if not words:
+        raise ConfigurationError("the corpus has no words to learn from (it is empty, or nothing is left after "
+                                 "normalization and pre-tokenization); pass some text")
 
     # 1. Seed: characters (most frequent first), then substrings by frequency x length.
     chars: Counter = Counter()
@@ -269,6 +272,8 @@ def train_unigram(
         key=lambda x: (-x[0], x[1]),
     )[: max(0, seed_size - len(alphabet))]
     seed = [(ch, float(chars[ch])) for ch in alphabet] + [(p, float(sc)) for sc, p in ranked]
+    if not seed:
+        raise ConfigurationError(f"limit_alphabet={limit_alphabet} leaves no character to learn from; raise it")
     logsum = math.log(sum(s for _, s in seed))
     pieces = [p for p, _ in seed]
     unk = len(pieces)  # sid of the unknown node, after every seed piece
