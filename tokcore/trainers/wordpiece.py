@@ -126,7 +126,8 @@ def train_wordpiece(
         if len(steps) % every == 0:
             report(progress, min(len(steps), target), target, "merges")
     report(progress, target, target, "merges")
-    tokenizer = _build_tokenizer(vocab, specials, unk_token, continuing_subword_prefix, normalizer, pre_tokenizer)
+    longest = max(map(len, counts), default=0)
+    tokenizer = _build_tokenizer(vocab, specials, unk_token, continuing_subword_prefix, normalizer, pre_tokenizer, longest)
     details = {
         "alphabet": alphabet,
         "skipped_words": skipped,
@@ -346,7 +347,7 @@ def _limit_alphabet(counts: dict[str, int], limit: int | None) -> tuple[dict[str
     return kept, len(counts) - len(kept)
 
 
-def _build_tokenizer(vocab, specials, unk_token, prefix, normalizer, pre_tokenizer):
+def _build_tokenizer(vocab, specials, unk_token, prefix, normalizer, pre_tokenizer, longest: int = 0):
     from ..added_tokens import AddedToken
     from ..decoders import WordPiece as WordPieceDecoder
     from ..models.wordpiece import WordPiece
@@ -354,8 +355,11 @@ def _build_tokenizer(vocab, specials, unk_token, prefix, normalizer, pre_tokeniz
 
     if unk_token is None:
         unk_token = "[UNK]"
+    # HF's per-word limit makes a longer word the unknown token; without one in the vocabulary that
+    # would be an error on the training text itself, so the limit then covers the longest word seen.
+    limit = 100 if unk_token in vocab else max(100, longest)
     return Tokenizer(
-        WordPiece(vocab, unk_token=unk_token, continuing_subword_prefix=prefix),
+        WordPiece(vocab, unk_token=unk_token, continuing_subword_prefix=prefix, max_input_chars_per_word=limit),
         normalizer=normalizer,
         pre_tokenizer=pre_tokenizer,
         decoder=WordPieceDecoder(prefix=prefix, cleanup=True),
