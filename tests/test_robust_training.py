@@ -80,9 +80,6 @@ def check_valid_or_clear_error(trainer: str, corpus_name: str, tmp_path) -> str:
     vocab = tok.get_vocab()
     assert sorted(vocab.values()) == list(range(len(vocab))), "ids are 0..n-1 without gaps"
     for text in _texts(corpus):
-        if trainer == "wordpiece" and corpus_name == "one_character_repeated":
-            pytest.xfail("train_wordpiece without unk_token keeps max_input_chars_per_word=100 and no unknown token: "
-                         "the tokenizer cannot encode its own 500-character training word (trainers/wordpiece.py)")
         r = tok.encode_result(text, return_offsets=True)
         assert validate_offsets_contract(r.tokenization_text, r.offsets)
         assert isinstance(tok.decode(r.ids), str)
@@ -109,9 +106,6 @@ def check_valid_or_clear_error(trainer: str, corpus_name: str, tmp_path) -> str:
 @pytest.mark.parametrize("corpus_name", list(CORPORA))
 @pytest.mark.parametrize("trainer", list(TRAINERS))
 def test_degenerate_corpus_gives_a_clear_error_or_a_valid_tiny_vocabulary(trainer, corpus_name, tmp_path):
-    if trainer.startswith("unigram") and corpus_name in EMPTY:
-        pytest.xfail("train_unigram on a corpus without words fails inside the EM step with "
-                     "'ValueError: math domain error' (trainers/unigram.py); it should say the corpus is empty")
     outcome = check_valid_or_clear_error(trainer, corpus_name, tmp_path)
     if corpus_name not in EMPTY:
         assert outcome == "trained", "a corpus with text must train"
@@ -152,8 +146,6 @@ def test_generator_corpus_is_read_once(trainer):
 
 @pytest.mark.parametrize("trainer", list(TRAINERS))
 def test_lone_surrogate_in_corpus_is_refused_with_item_and_position(trainer):
-    pytest.xfail("count_words/count_chars (trainers/base.py, trainers/char.py) accept lone surrogates: the vocabulary "
-                 "then holds them and Tokenizer.save raises UnicodeEncodeError")
     train, _ = TRAINERS[trainer]
     with pytest.raises(ValueError, match=r"corpus item 1.*at character 2\b"):
         train(["fine text", "ab\ud800cd"], VOCAB_SIZE)
@@ -191,3 +183,18 @@ def test_event_bpe_on_empty_and_one_event_sequences():
         train_event_bpe([[]], 5)
     bpe = train_event_bpe([["Bar"]] * 3, 5)
     assert bpe.decode(bpe.encode(["Bar", "Bar"])) == ["Bar", "Bar"]
+
+
+def test_unigram_empty_corpus_and_empty_alphabet_say_so():
+    with pytest.raises(ConfigurationError, match="no words"):
+        train_unigram([], 10, unk_token="<unk>")
+    with pytest.raises(ConfigurationError, match="limit_alphabet=0"):
+        train_unigram(["abc abc"], 10, unk_token="<unk>", limit_alphabet=0)
+
+
+def test_wordpiece_without_unknown_token_encodes_its_long_training_words():
+    word = "ab" * 150  # past the 100-character limit of BERT's WordPiece
+    tok = train_wordpiece([word, "ab"], 30).tokenizer
+    assert tok.decode(tok.encode(word)) == word
+    with_unk = train_wordpiece([word, "ab"], 30, unk_token="[UNK]").tokenizer
+    assert with_unk.encode_result(word).tokens == ["[UNK]"]  # HF's limit kept when the unknown token exists
