@@ -77,6 +77,9 @@ class Sequence(PreTokenizer):
         items = data["pretokenizers"]
         if not isinstance(items, list):
             raise TypeError("'pretokenizers' must be a list")
+        for i, d in enumerate(items):
+            if d is None:  # build() maps null to "no component", which a list cannot hold
+                raise TypeError(f"'pretokenizers[{i}]' is null; every item must be a pre-tokenizer object")
         return cls([build("pre_tokenizer", d, source=source, where=f"{where}.pretokenizers[{i}]") for i, d in enumerate(items)])
 
 
