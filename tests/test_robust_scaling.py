@@ -270,3 +270,46 @@ def test_one_megabyte_document_through_wordlevel():
     r = tokenizer("wordlevel").encode_result(text, return_offsets=True, truncation=False, padding=False)
     assert len(r.ids) > 100_000
     assert tokcore.validate_offsets_contract(text, r.offsets, require_string_boundaries=True)
+
+
+# ------------------------------------------------------------------------------------------
+# Same answers as the reference libraries on the pathological shapes (moderate sizes)
+
+PARITY_TEXTS = {k: make(3000) for k, make in TEXTS.items()}
+PARITY_TEXTS["newlines"] = "\n" * 3000
+PARITY_TEXTS["mixed_runs"] = ("a" * 700 + " " * 700 + "\u0301" * 300 + "1" * 500 + "\t" * 100) * 2
+
+
+def _oracle(name: str):
+    path = require_shared(*REFERENCE[name])
+    if path.suffix == ".json":
+        tokenizers = pytest.importorskip("tokenizers")
+        hf = tokenizers.Tokenizer.from_file(str(path))
+        hf.no_truncation()
+        hf.no_padding()
+        return lambda text: hf.encode(text).ids
+    if path.suffix == ".model":
+        spm = pytest.importorskip("sentencepiece")
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        return sp.encode
+    tiktoken = pytest.importorskip("tiktoken")
+    from tokcore.byte_level import R50K_PATTERN
+    from tokcore.loaders.tiktoken_file import read_tiktoken_ranks
+
+    enc = tiktoken.Encoding("gpt2", pat_str=R50K_PATTERN, mergeable_ranks=read_tiktoken_ranks(path),
+                            special_tokens={"<|endoftext|>": 50256})
+    return lambda text: enc.encode(text, disallowed_special=())
+
+
+@pytest.mark.parametrize("name", list(REFERENCE))
+def test_pathological_inputs_match_the_reference_library(name):
+    oracle = _oracle(name)
+    tok = tokenizer(name)
+    sp = REFERENCE[name][1] == "sentencepiece"
+    tiktoken_like = REFERENCE[name][1] == "tiktoken"
+    for kind, text in PARITY_TEXTS.items():
+        if tiktoken_like:
+            ours = tok.encode_ordinary(text)
+        else:
+            ours = tok.encode(text, add_special_tokens=not sp)
+        assert ours == oracle(text), f"{name} differs from its reference library on {kind}"
