@@ -19,6 +19,7 @@ Left out: the processors themselves (``tokcore.post_processors``), truncation an
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Iterable, Optional
 
 from .encoding import Encoding
@@ -165,14 +166,19 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
     ``add_prefix_space``, since that space was added. Spans are 0-based bytes; ``None`` stays.
     Token ``"Ġhi"`` at ``(3, 6)`` becomes ``(4, 6)``.
     """
-    spans = enc.spans
-    for i, (token, span) in enumerate(zip(enc.tokens, spans)):
+    spans, tokens = enc.spans, enc.tokens
+    # Most tokens neither start nor end with a space: find the others with one C-level pass
+    # over a cache of each token's runs (``False`` for "nothing to trim").
+    runs = list(map(_RUNS.get, tokens))
+    if None in runs:
+        for i, r in enumerate(runs):
+            if r is None:
+                runs[i] = _runs_of(tokens[i])
+    for i in compress(range(len(runs)), runs):
+        span = spans[i]
         if span is None:
             continue
-        lead = _space_run(token)
-        trail = _space_run(reversed(token))
-        if lead is None and trail is None:
-            continue
+        lead, trail = runs[i]
         start, stop = span
         if lead is not None:
             count, size = lead
@@ -182,6 +188,18 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
         if trail is not None and stop >= trail[1]:
             stop = max(stop - trail[1], start)
         spans[i] = (start, stop)
+
+
+_RUNS: dict[str, object] = {}  # token -> (lead, trail) runs, or False when it has neither
+
+
+def _runs_of(token: str):
+    """``(lead, trail)`` space runs of ``token`` (``False`` when both are ``None``), cached."""
+    lead, trail = _space_run(token), _space_run(reversed(token))
+    out = False if lead is None and trail is None else (lead, trail)
+    if len(_RUNS) < 1_000_000:
+        _RUNS[token] = out
+    return out
 
 
 def _space_run(chars) -> tuple[int, int] | None:
