@@ -184,9 +184,9 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
             count, size = lead
             if (i == 0 or start == 0) and add_prefix_space and count == 1:
                 size = 0  # the prefix space was added by the pre-tokenizer: keep it
-            start = min(start + size, stop)
+            start = start + size if start + size < stop else stop
         if trail is not None and stop >= trail[1]:
-            stop = max(stop - trail[1], start)
+            stop = stop - trail[1] if stop - trail[1] > start else start
         spans[i] = (start, stop)
 
 
