@@ -145,7 +145,13 @@ def _build_plan(pre, model) -> Optional[WordPlan]:
         split, bl = pre.pretokenizers
         if (type(split) is Split and split.behavior == "Isolated" and not split.invert and split._rx is not None
                 and type(bl) is pt.ByteLevel and not bl.use_regex and not bl.add_prefix_space):
-            return WordPlan(_isolated_words(split._rx), lambda p: bl.pre_tokenize([p]), tok)
+            classes = getattr(split, "_classes", None)  # Split runs its regex on a class view of the text
+            view_of = None
+            if classes is not None:
+                from .pre_tokenizers_tables import ascii_view
+
+                view_of = lambda text: ascii_view(text, classes)  # noqa: E731
+            return WordPlan(_isolated_words(split._rx, view_of), lambda p: bl.pre_tokenize([p]), tok)
     return None
 
 
@@ -179,11 +185,15 @@ def _isolated_words(rx, view_of=None):
 
     def words(text):
         view = text if view_of is None or text.isascii() else view_of(text)
-        if plain and view is text:
-            found = findall(text)
+        if plain:
+            found = findall(view)
             # No empty match and nothing left out: the matches alone cover the text.
             if "" not in found and sum(map(len, found)) == len(text):
-                return found, None
+                if view is text:
+                    return found, None
+                # The class view has the text's length: cut the text where the view's matches end.
+                ends = list(accumulate(map(len, found)))
+                return list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends))), None
         return _from_spans(text, _isolated_spans([m.span() for m in finditer(view)], len(text)))
 
     return words
@@ -255,7 +265,7 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
 
 
 def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
-                 ids: list, values: list, spans: list, words: list, word: int) -> Optional[int]:
+                 ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True) -> Optional[int]:
     """Append the tokens of segment ``seg`` (view characters from ``char_start``, first byte
     ``byte_start``; ``table`` maps view characters to bytes, or is ``None`` for an ASCII view
     (``view_ascii``) or a view that is this one segment).
@@ -282,25 +292,29 @@ def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: i
             starts = [0, *[x - 1 for x in starts[1:]]]
     elif plan.origin_matters and byte_start == 0 and (starts is None or starts[0] == 0):
         ents[0] = _entry(plan, found_words[0], True, 0)
-    # Byte where each word starts.
-    if starts is None:
-        if len(ents) == 1:
-            bases = [byte_start]
-        else:  # words cover the segment: add up their byte lengths
-            bases = list(accumulate(map(_NBYTES, ents), initial=byte_start))
-            bases.pop()
-    elif table is not None:
-        bases = [table[char_start + x] for x in starts]
-    elif view_ascii:
-        bases = [byte_start + x for x in starts] if byte_start else starts
-    else:
-        local = byte_table(seg)
-        bases = [byte_start + local[x] for x in starts]
+    if need_spans:
+        # Byte where each word starts.
+        if starts is None:
+            if len(ents) == 1:
+                bases = [byte_start]
+            else:  # words cover the segment: add up their byte lengths
+                bases = list(accumulate(map(_NBYTES, ents), initial=byte_start))
+                bases.pop()
+        elif table is not None:
+            bases = [table[char_start + x] for x in starts]
+        elif view_ascii:
+            bases = [byte_start + x for x in starts] if byte_start else starts
+        else:
+            local = byte_table(seg)
+            bases = [byte_start + local[x] for x in starts]
     counts = list(map(_N, ents))
     ids.extend(chain.from_iterable(map(_IDS, ents)))
     values.extend(chain.from_iterable(map(_TOKS, ents)))
-    token_bases = chain.from_iterable(map(repeat, bases, counts))
-    spans.extend([(b + r[0], b + r[1]) for b, r in zip(token_bases, chain.from_iterable(map(_REL, ents)))])
+    if need_spans:
+        token_bases = chain.from_iterable(map(repeat, bases, counts))
+        spans.extend([(b + r[0], b + r[1]) for b, r in zip(token_bases, chain.from_iterable(map(_REL, ents)))])
+    else:
+        spans.extend(repeat(None, sum(counts)))
     ks = list(map(_K, ents))
     n_words = sum(ks)
     if n_words == len(ents):  # one piece per word (the common case)

@@ -154,7 +154,8 @@ class Tokenizer:
         return NormalizedString.concat(parts), segs
 
     # ------------------------------------------------------------------ encoding
-    def _encode_sequence(self, text: str, *, assume_normalized: bool, split_special: bool, seq: int):
+    def _encode_sequence(self, text: str, *, assume_normalized: bool, split_special: bool, seq: int,
+                         need_spans: bool = True):
         ns, segs = self._view(check_text(text), assume_normalized=assume_normalized, split_special=split_special)
         view = ns.normalized
         plan = word_plan(self) if self.fast else None
@@ -184,7 +185,8 @@ class Tokenizer:
                 word += 1
                 continue
             if plan is not None:
-                nxt = encode_words(plan, view[a:b], ba, table, a, view_ascii, ids, values, spans, words, word)
+                nxt = encode_words(plan, view[a:b], ba, table, a, view_ascii, ids, values, spans, words, word,
+                                   need_spans)
                 if nxt is not None:
                     word = nxt
                     continue
@@ -237,10 +239,13 @@ class Tokenizer:
         if (text_pair is None and truncation is None and padding is None and self.truncation is None
                 and self.padding is None and self.fast and isinstance(text, str)):
             # Nothing to truncate or pad: encode_batch's steps reduce to these three.
+            # Without offsets the spans are never read (post-processors only move them), so the
+            # fast path leaves them out; the fresh Encoding's lists go to the result uncopied.
             enc, ns = self._encode_sequence(text, assume_normalized=assume_normalized,
-                                            split_special=split_special_tokens, seq=0)
+                                            split_special=split_special_tokens, seq=0, need_spans=return_offsets)
             enc = self._post_process(enc, None, add_special_tokens)
-            return self._result(enc, ns, None, text, None, return_offsets=return_offsets, return_masks=return_masks)
+            return self._result(enc, ns, None, text, None, return_offsets=return_offsets, return_masks=return_masks,
+                                _own=not enc.overflowing)
         results = self.encode_batch(
             [text if text_pair is None else (text, text_pair)],
             assume_normalized=assume_normalized,
@@ -328,7 +333,7 @@ class Tokenizer:
         return post_process(self.post_processor, enc_a, enc_b, add_special_tokens)
 
     def _result(self, enc, ns_a, ns_b, raw_a, raw_b, *, return_offsets: bool, return_masks: bool,
-                _mappers=None) -> EncodeResult:
+                _mappers=None, _own: bool = False) -> EncodeResult:
         offsets = original = None
         if return_offsets:
             spans = enc.spans
@@ -352,6 +357,16 @@ class Tokenizer:
                          _mappers=_mappers)
             for o in enc.overflowing
         ]
+        if _own:  # nobody else holds this Encoding: hand its lists over
+            return EncodeResult(
+                ids=enc.ids, tokens=enc.tokens, offsets=offsets, original_offsets=original,
+                special_tokens_mask=enc.special if return_masks else None,
+                attention_mask=enc.attention if return_masks else None,
+                token_type_ids=enc.type_ids if return_masks else None,
+                word_ids=enc.word_ids, sequence_ids=enc.sequence_ids, overflowing=overflowing,
+                tokenization_text=ns_a.normalized, tokenization_text_pair=None if ns_b is None else ns_b.normalized,
+                raw_text=raw_a, raw_text_pair=raw_b,
+            )
         return EncodeResult(
             ids=list(enc.ids),
             tokens=list(enc.tokens),
