@@ -104,6 +104,32 @@ class EncodeResult:
     def n_tokens(self) -> int:
         return len(self.ids)
 
+    # HF-style converters (0-based characters of the raw input); see tokcore.result_views.
+    def char_to_token(self, char_index: int, *, sequence_index: int = 0) -> Optional[int]:
+        from .result_views import char_to_token
+
+        return char_to_token(self, char_index, sequence_index=sequence_index)
+
+    def token_to_chars(self, token_index: int) -> Optional[tuple[int, int]]:
+        from .result_views import token_to_chars
+
+        return token_to_chars(self, token_index)
+
+    def token_to_word(self, token_index: int) -> Optional[int]:
+        return self.word_ids[token_index]
+
+    def word_to_tokens(self, word_index: int, *, sequence_index: int = 0) -> Optional[tuple[int, int]]:
+        from .result_views import word_to_tokens
+
+        return word_to_tokens(self, word_index, sequence_index=sequence_index)
+
+    @property
+    def position_ids(self) -> list[int]:
+        """0..n-1 over real tokens; pads get 0 (see ``tokcore.result_views.position_ids``)."""
+        from .result_views import position_ids
+
+        return position_ids(self)
+
     def to_dict(self) -> dict:
         """Plain JSON-ready data (offsets as ``[start, stop]`` lists)."""
         out = {
