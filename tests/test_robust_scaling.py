@@ -78,7 +78,7 @@ def tokenizer(name: str):
 
 
 def cpu(fn, arg, reps: int = 1) -> float:
-    gc.collect()
+    gc.collect(0)  # the young generation only: a full collection walks every loaded vocabulary
     t0 = time.process_time()
     for _ in range(reps):
         fn(arg)
@@ -111,7 +111,7 @@ def encode(tok):
 @pytest.mark.parametrize("text_kind", list(TEXTS))
 @pytest.mark.parametrize("name", list(REFERENCE) + list(SELF_CONTAINED))
 def test_pipeline_time_grows_near_linearly(name, text_kind):
-    ratio = growth(encode(tokenizer(name)), TEXTS[text_kind], 4000)
+    ratio = growth(encode(tokenizer(name)), TEXTS[text_kind], 3000)
     assert ratio < LIMIT, f"{name} on {text_kind}: t({FACTOR}n)/t(n) = {ratio:.1f}"
 
 
