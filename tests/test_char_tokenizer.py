@@ -229,3 +229,25 @@ def test_properties_offsets_contract_and_round_trip(text):
         assert tokcore.try_span_substring(view, o) == token
     # spans tile the view with no gaps
     assert "".join(tokcore.try_span_substring(view, o) for o in r.offsets) == view
+
+
+@pytest.mark.parametrize("text", ["Hello, world!\n\tx", "é<UNK>a🙂\r\nb", "", "  ", "<UNK"])
+def test_save_hf_encodes_identically_in_hf_tokenizers(tok, tmp_path, text):
+    tokenizers = pytest.importorskip("tokenizers")
+    path = tmp_path / "tokenizer.json"
+    tok.save_hf(path)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    encoding = hf.encode(text)
+    assert encoding.ids == tok.encode(text)
+    assert hf.decode(encoding.ids, skip_special_tokens=False) == tok.decode(encoding.ids)
+    assert hf.decode(encoding.ids, skip_special_tokens=True) == tok.decode(encoding.ids, skip_special_tokens=True)
+
+
+def test_learned_alphabet_tokenizer_saves_to_hf(tmp_path):
+    tokenizers = pytest.importorskip("tokenizers")
+    trained = tokcore.train_char(["héllo wörld", "hello there"], special_tokens=("<unk>",), unk_token="<unk>").tokenizer
+    path = tmp_path / "chars.json"
+    trained.save_hf(path)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    for text in ["hello wörld", "zzz é", ""]:
+        assert hf.encode(text).ids == trained.encode(text)

@@ -53,6 +53,17 @@ class CharLevel(Model):
     def to_dict(self) -> dict:
         return {"type": "CharLevel", "unk_token": self.unk_token, "vocab": dict(self.vocab)}
 
+    def to_hf_dict(self) -> dict:
+        # HF has no character model: a WordLevel over single characters after a per-character split.
+        return {"type": "WordLevel", "vocab": dict(self.vocab), "unk_token": self.unk_token}
+
+    def hf_pre_tokenizer(self, pre: dict | None) -> dict:
+        """The HF pre-tokenizer that hands WordLevel one character at a time (after ``pre``, if any)."""
+        split = {"type": "Split", "pattern": {"Regex": "(?m)."}, "behavior": "Isolated", "invert": False}
+        if pre is None:
+            return split
+        return {"type": "Sequence", "pretokenizers": [pre, split]}
+
     @classmethod
     def from_dict(cls, data, *, source="<dict>", where=""):
         vocab = data["vocab"]
