@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,7 @@ def read_json(path: Path) -> Any:
     except UnicodeDecodeError as exc:
         raise TokenizerFileError(path, f"not UTF-8 text (bad byte at offset {exc.start})", fix="Is this a binary file?") from None
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TokenizerFileError(
             path, f"invalid JSON: {exc.msg}", where=f"line {exc.lineno}, column {exc.colno}",
@@ -70,6 +71,33 @@ def read_json(path: Path) -> Any:
         ) from None
     except RecursionError:
         raise TokenizerFileError(path, "JSON nested too deeply") from None
+    if _SURROGATE_ESCAPE.search(raw):
+        _reject_lone_surrogates(data, path)
+    return data
+
+
+# An escaped UTF-16 surrogate: fine in pairs (an emoji), invalid alone (HF's JSON reader refuses it).
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _reject_lone_surrogates(data: Any, path: Path) -> None:
+    """Raise if any key or string of the parsed JSON holds a lone surrogate (walked without recursion)."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                stack.append((key, where))
+                stack.append((value, f"{where}.{key}" if where else str(key)))
+        elif isinstance(node, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(node))
+        elif isinstance(node, str) and not node.isascii():
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise TokenizerFileError(path, f"a string holds a lone surrogate escape \\u{ord(node[exc.start]):04X}, "
+                                               "which is not valid Unicode", where=where or "top level",
+                                         fix="Surrogate escapes must come in pairs.") from None
 
 
 def _added_tokens(data: dict, source: object) -> list[AddedToken]:
