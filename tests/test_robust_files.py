@@ -54,6 +54,16 @@ def test_valid_tokenizer_json_base_loads(tmp_path):
     assert tok.encode_result("AB a [SEP] b").tokens == ["ab", "a", "[SEP]", "b"]
 
 
+def test_escaped_surrogate_pairs_are_fine(tmp_path):
+    """Python's json.dumps escapes an emoji as a surrogate pair; only lone surrogates are refused."""
+    data = valid_tokenizer_json()
+    data["added_tokens"].append({"id": 5, "content": "\U0001f600", "special": True, "normalized": False})
+    text = json.dumps(data, ensure_ascii=True)
+    assert "\\ud83d\\ude00" in text
+    tok = tokcore.load(write(tmp_path, "tokenizer.json", text))
+    assert tok.encode_result("ab\U0001f600").tokens == ["ab", "\U0001f600"]
+
+
 def test_valid_sentencepiece_base_loads_and_matches_sentencepiece(tmp_path):
     spm = pytest.importorskip("sentencepiece")
     data = valid_sp_model()

@@ -284,6 +284,11 @@ CASES: list[Case] = [
     Case("json_deep_nesting_brackets", _bytes("tokenizer.json", b"[" * 200_000 + b"]" * 200_000), ("nested too deeply",)),
     Case("json_deep_component_nesting", _bytes("tokenizer.json", _NESTED_SEQUENCE.encode()),
          ("nested too deeply",), where="normalizer"),
+    Case("json_lone_surrogate_in_vocab", _bytes("tokenizer.json", json.dumps(valid_tokenizer_json()).replace(
+        '"ab": 3', '"a\\ud800": 3').encode()), ("lone surrogate", "\\ud800"), where="model.vocab"),
+    Case("json_lone_low_surrogate_in_added_token", _bytes("tokenizer.json", json.dumps(valid_tokenizer_json()).replace(
+        '"content": "[SEP]"', '"content": "\\udc00[SEP]"').encode()), ("lone surrogate", "\\udc00"),
+         where="added_tokens[0].content"),
     Case("json_binary_garbage", _bytes("tokenizer.json", bytes(range(256)) * 4), ("not utf-8",)),
     Case("json_utf16", _bytes("tokenizer.json", json.dumps(valid_tokenizer_json()).encode("utf-16")), ("not utf-8",)),
     Case("json_regex_bad", _json("tokenizer.json", _tok(pre_tokenizer={"type": "Split", "pattern": {"Regex": "(unclosed"},
