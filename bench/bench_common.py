@@ -6,8 +6,8 @@ import gc
 import os
 import platform
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,7 +108,7 @@ class Table:
             print("-" * len(self.HEADER))
             self.printed_header = True
 
-    def row(self, what: str, case: str, ours: float, peer: str, theirs: float, target: Optional[float],
+    def row(self, what: str, case: str, ours: float, peer: str, theirs: float, target: float | None,
             unit: str = "KB/s") -> None:
         """``ours`` and ``theirs`` are rates (higher is better); ``target`` is the minimum ratio."""
         self.flush()
@@ -118,7 +118,7 @@ class Table:
         print(f"{what:<20} {case:<42} {_fmt(ours, unit):>12} {peer:<20} {_fmt(theirs, unit):>12} {ratio:>6.2f}x {goal:>8}",
               flush=True)
 
-    def memory(self, case: str, peak_mb: float, text_mb: float, limit_x: Optional[float]) -> None:
+    def memory(self, case: str, peak_mb: float, text_mb: float, limit_x: float | None) -> None:
         self.flush()
         self._header()
         ratio = peak_mb / text_mb

@@ -20,15 +20,15 @@ import os
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("RAYON_NUM_THREADS", "1")
 
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import sys
+import time
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_common import Table, data_dir, english_text, machine_lines, time_best  # noqa: E402
+from bench_common import Table, data_dir, english_text, machine_lines, time_best
 
 
 def bench_encode(args, table: Table) -> None:

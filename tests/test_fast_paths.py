@@ -12,11 +12,11 @@ from __future__ import annotations
 import copy
 
 import pytest
+from conftest import require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from conftest import require_shared
 from tokcore.fast_encode import byte_table, word_plan
 from tokcore.loaders.sentencepiece_build import SentencePieceWhitespace
 from tokcore.normalized import NormalizedString

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from itertools import accumulate, chain, repeat
 from operator import itemgetter
-from typing import Callable, Optional
 
 from .components import Piece, piece_from_text
 
@@ -58,7 +57,7 @@ class WordPlan:
     it starts the tokenization text (Metaspace's ``prepend_scheme="first"``).
     """
 
-    __slots__ = ("words", "pieces", "prefix", "needs_prefix", "origin_matters", "tokenize", "cache", "first")
+    __slots__ = ("cache", "first", "needs_prefix", "origin_matters", "pieces", "prefix", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False):
         self.words = words
@@ -96,7 +95,7 @@ def _snapshot(component):
     return state
 
 
-def word_plan(tokenizer) -> Optional[WordPlan]:
+def word_plan(tokenizer) -> WordPlan | None:
     """The fast plan for this tokenizer's pre-tokenizer and model, or ``None`` (slow path).
 
     The plan (and its word cache) is rebuilt when the pre-tokenizer or the model is replaced or
@@ -115,7 +114,7 @@ def word_plan(tokenizer) -> Optional[WordPlan]:
     return plan
 
 
-def _build_plan(pre, model) -> Optional[WordPlan]:
+def _build_plan(pre, model) -> WordPlan | None:
     from . import pre_tokenizers as pt
     from .pre_tokenizers_split import Split
 
@@ -137,7 +136,7 @@ def _build_plan(pre, model) -> Optional[WordPlan]:
         if pre.split and rep != " ":
             cls = re.escape(" " + rep)
             rx = re.compile(f"[^{cls}]+|[{cls}][^{cls}]*")
-            words = lambda text: (rx.findall(text), None)  # noqa: E731  (the pattern covers the text)
+            words = lambda text: (rx.findall(text), None)
         else:
             words = _whole
         return WordPlan(words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True)
@@ -150,7 +149,7 @@ def _build_plan(pre, model) -> Optional[WordPlan]:
             if classes is not None:
                 from .pre_tokenizers_tables import ascii_view
 
-                view_of = lambda text: ascii_view(text, classes)  # noqa: E731
+                view_of = lambda text: ascii_view(text, classes)
             return WordPlan(_isolated_words(split._rx, view_of), lambda p: bl.pre_tokenize([p]), tok)
     return None
 
@@ -265,7 +264,7 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
 
 
 def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
-                 ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True) -> Optional[int]:
+                 ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True) -> int | None:
     """Append the tokens of segment ``seg`` (view characters from ``char_start``, first byte
     ``byte_start``; ``table`` maps view characters to bytes, or is ``None`` for an ASCII view
     (``view_ascii``) or a view that is this one segment).

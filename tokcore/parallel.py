@@ -13,8 +13,9 @@ batch's longest item, which needs every length first (that case runs in one proc
 from __future__ import annotations
 
 import multiprocessing as mp
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Sequence
+from typing import Any
 
 _WORKER: dict[str, Any] = {}
 
