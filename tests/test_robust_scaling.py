@@ -78,17 +78,31 @@ def tokenizer(name: str):
 
 
 def cpu(fn, arg, reps: int = 1) -> float:
-    gc.collect(0)  # the young generation only: a full collection walks every loaded vocabulary
-    t0 = time.process_time()
-    for _ in range(reps):
-        fn(arg)
-    return time.process_time() - t0
+    # The collector is off while timing: a full collection walks every loaded vocabulary, and
+    # whether one falls inside a run depends on the heap, not on the algorithm being measured.
+    gc.collect(0)
+    gc.disable()
+    try:
+        t0 = time.process_time()
+        for _ in range(reps):
+            fn(arg)
+        return time.process_time() - t0
+    finally:
+        gc.enable()
 
 
 def growth(fn, make, n: int, attempts: int = 3) -> float:
-    """Smallest ratio t(FACTOR * n) / t(n) seen over up to ``attempts`` measurements."""
+    """Smallest ratio t(FACTOR * n) / t(n) seen over up to ``attempts`` measurements.
+
+    ``n`` is doubled (up to 32 times itself) until one call takes ``MIN_CPU``: below that the small
+    input fits in the CPU caches and the big one does not, which inflates the ratio of quick
+    tokenizers with a hardware effect rather than an algorithmic one.
+    """
+    fn(make(n))  # warm up: imports, compiled regexes, lazily built tables
+    limit = 32 * n
+    while n < limit and cpu(fn, make(n)) < MIN_CPU:
+        n *= 2
     small_text, big_text = make(n), make(FACTOR * n)
-    fn(small_text)  # warm up: imports, compiled regexes, lazily built tables
     once = cpu(fn, small_text)
     reps = 1 if once >= MIN_CPU else min(200, math.ceil(MIN_CPU / max(once, 1e-5)))
     best = math.inf
