@@ -327,8 +327,6 @@ def test_decode_takes_any_sequence_of_vocabulary_ids(name, data):
         tok.decode(picked + [max(ids) + 10**6])
 
 
-@pytest.mark.xfail(strict=True, reason="Tokenizer.add_tokens (tokcore/tokenizer.py, under the speed helper's edits) "
-                   "accepts a lone surrogate; save() then fails with UnicodeEncodeError. Fix: check_text(content) there.")
 def test_added_token_with_lone_surrogate_is_refused():
     tok = tokcore.CharTokenizer()
     with pytest.raises(ValueError, match="at character 0"):

@@ -79,6 +79,7 @@ class Tokenizer:
             content = tok.content if isinstance(tok, AddedToken) else tok
             if not isinstance(content, str) or not content:
                 raise WrongTypeError("added tokens must be non-empty strings or AddedToken objects")
+            check_text(content, name="added token")  # a lone surrogate could never be saved
             if any(t.content == content for t in current):
                 continue
             id_ = vocab.get(content)
