@@ -27,7 +27,7 @@ with st.container(border=True):
     files = st.file_uploader("Tokenizer files", type=[s.lstrip(".") for s in uploads.SUFFIXES],
                              accept_multiple_files=True, key=f"{P}_upload",
                              max_upload_size=max(1, samples.MAX_UPLOAD_BYTES // 10**6),
-                             help=f"Files are read with tokcore.load and kept for this session only.")
+                             help="Files are read with tokcore.load and kept for this session only.")
     if files:
         payload = [(f.name, f.getvalue()) for f in files]
         try:

@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from shared_data import IN_CI, ROOT, require_shared, shared_data_dir  # noqa: F401  (re-exported)
 
 

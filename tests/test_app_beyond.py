@@ -8,9 +8,9 @@ import json
 import re
 
 import pytest
+from app_page_helpers import html_blocks, metrics, run_page
 
 import tokcore
-from app_page_helpers import html_blocks, metrics, run_page
 from tokapp import beyond_view as bv
 from tokcore.music import Note, RemiTokenizer, Score
 from tokcore.music_bpe import train_event_bpe

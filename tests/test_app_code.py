@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
+from app_page_helpers import Refusing, html_blocks, metrics, run_page
 from streamlit.testing.v1 import AppTest
 
 import tokcore
-from app_page_helpers import Refusing, html_blocks, metrics, run_page
 from tokapp import code_view
 from tokapp.samples import SessionTokenizer
 

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from app_pages import REFUSAL, REFUSING_KEY, open_page, with_refusing_tokenizer
 from streamlit.testing.v1 import AppTest
 
 import tokcore
-from app_pages import REFUSAL, REFUSING_KEY, open_page, with_refusing_tokenizer
 from tokapp import inspector, inspector_html, samples
 from tokapp.tokens import build_view
 

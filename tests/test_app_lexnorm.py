@@ -10,10 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
+from app_page_helpers import Refusing, html_blocks, metrics, run_page
 from streamlit.testing.v1 import AppTest
 
 import tokcore
-from app_page_helpers import Refusing, html_blocks, metrics, run_page
 from tokapp import lexnorm_view as lv
 from tokapp.samples import SessionTokenizer
 from tokapp.visible import visible

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from app_pages import open_page
 from streamlit.testing.v1 import AppTest
 
 import tokcore
-from app_pages import open_page
 from tokapp import pipeline_view, samples, uploads
 
 ROOT = Path(__file__).resolve().parent.parent

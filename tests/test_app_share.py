@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 from app_pages import open_page
+
 from tokapp import share
 
 INSPECTOR, COMPARE, LOAD = "2_Offsets_inspector.py", "3_Compare.py", "4_Load_and_export.py"

@@ -11,7 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp import train_figures as F
-from tokapp import train_html, training as T
+from tokapp import train_html
+from tokapp import training as T
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}

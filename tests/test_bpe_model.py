@@ -8,8 +8,8 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from shared_data import require_shared
+
 from tokcore.components import build
 from tokcore.errors import ConfigurationError, TokenizerFileError
 from tokcore.models.bpe import BPE, parse_merges

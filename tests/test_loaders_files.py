@@ -7,7 +7,6 @@ its own wire-format reader.
 from __future__ import annotations
 
 import json
-import math
 import struct
 
 import pytest
@@ -44,7 +43,7 @@ def test_wire_errors_are_clear():
 def test_wire_reader_matches_protobuf_on_a_built_message():
     pb2 = pytest.importorskip("sentencepiece.sentencepiece_model_pb2")
     m = pb2.ModelProto()
-    for i, (piece, score, type_) in enumerate([("<unk>", 0.0, 2), ("<s>", 0.0, 3), ("▁a", -1.5, 1), ("<0x41>", 0.0, 6)]):
+    for piece, score, type_ in [("<unk>", 0.0, 2), ("<s>", 0.0, 3), ("▁a", -1.5, 1), ("<0x41>", 0.0, 6)]:
         p = m.pieces.add()
         p.piece, p.score, p.type = piece, score, type_
     m.trainer_spec.model_type = 2

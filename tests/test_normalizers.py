@@ -24,12 +24,12 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from shared_data import require_shared
+
+import tokcore.normalizers as T
 from tokcore.components import build
 from tokcore.errors import ConfigurationError, TokenizerFileError
 from tokcore.normalized import NormalizedString
-import tokcore.normalizers as T
 from tokcore.onig_regex import compile_onig, find_matches, translate
 from tokcore.precompiled import Precompiled, split_charsmap
 from tokcore.unicode_norm import COMPOSES_BACKWARD, normalize_pieces

@@ -17,8 +17,8 @@ import unicodedata
 from collections import Counter
 
 import pytest
-from shared_data import IN_CI, require_shared
 from parity_samples import parity_texts
+from shared_data import IN_CI, require_shared
 
 import tokcore
 from tokcore.errors import TokenizerFileError

@@ -11,8 +11,8 @@ rank order have HF equivalents only up to the differences listed in ``HF_ALLOWED
 from __future__ import annotations
 
 import pytest
-from shared_data import require_shared
 from parity_samples import parity_texts
+from shared_data import require_shared
 from test_parity_hf import load_or_skip
 
 import tokcore

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from shared_data import IN_CI, require_shared
 from parity_samples import parity_texts
+from shared_data import IN_CI, require_shared
 
 import tokcore
 from tokcore.errors import TokenizerFileError

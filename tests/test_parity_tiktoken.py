@@ -9,8 +9,8 @@ without via ``encode_ordinary``), and every token's span must hold exactly its b
 from __future__ import annotations
 
 import pytest
-from shared_data import require_shared
 from parity_samples import parity_texts
+from shared_data import require_shared
 
 import tokcore
 from tokcore.loaders.tiktoken_file import ENCODINGS, encoding_name_for, read_tiktoken_ranks, special_tokens_for

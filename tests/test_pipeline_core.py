@@ -13,7 +13,6 @@ from tokcore.models import CharLevel, WordLevel
 from tokcore.normalizers import AsciiPolicy, Lowercase
 from tokcore.pre_tokenizers import WhitespaceSplit
 
-
 # ------------------------------------------------------------------------- NormalizedString
 
 

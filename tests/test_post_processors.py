@@ -11,13 +11,20 @@ from __future__ import annotations
 import json
 
 import pytest
-from shared_data import require_shared
 from encoding_views import (
-    contract_special, first_difference, hf_pipeline, hf_view, sample_texts, sample_vocab, tokcore_pipeline,
-    tokcore_view, true_sequence_ids,
+    contract_special,
+    first_difference,
+    hf_pipeline,
+    hf_view,
+    sample_texts,
+    sample_vocab,
+    tokcore_pipeline,
+    tokcore_view,
+    true_sequence_ids,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_data import require_shared
 
 import tokcore
 from tokcore import post_processors as P
@@ -120,7 +127,7 @@ def test_string_and_list_templates_read_as_hf(strings):
     ],
 )
 def test_invalid_templates_raise_like_hf(kwargs):
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 - HF raises its own exception types
         hp.TemplateProcessing(**kwargs)
     with pytest.raises(ConfigurationError):
         P.TemplateProcessing(**kwargs)

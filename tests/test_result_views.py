@@ -9,10 +9,10 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_data import require_shared
 
 import tokcore
 from tokcore.result_views import batch_to_arrays, batch_to_csv, batch_to_json
-from shared_data import require_shared
 
 tokenizers = pytest.importorskip("tokenizers")
 

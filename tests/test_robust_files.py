@@ -19,11 +19,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import tokcore
-from conftest import ROOT
 from malformed.cases import (
     CASES,
     VALID_MERGES_TXT,
@@ -33,6 +31,8 @@ from malformed.cases import (
     valid_tiktoken,
     valid_tokenizer_json,
 )
+
+import tokcore
 from tokcore.errors import TokenizerFileError
 
 SCALE = int(os.environ.get("TOKCORE_FUZZ_SCALE", "1"))  # raise for a longer local hunt

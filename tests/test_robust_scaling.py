@@ -21,9 +21,9 @@ import time
 import tracemalloc
 
 import pytest
+from conftest import require_shared
 
 import tokcore
-from conftest import require_shared
 
 FACTOR = 4
 LIMIT = 8.0  # linear: ~4, quadratic: 16
@@ -171,7 +171,9 @@ def test_rank_bpe_merge_loop_is_not_quadratic_on_a_long_word():
     tok = tokcore.load(require_shared("reference", "sentencepiece", "botchan_en_bpe_1000.model"))
     model = tok.model
     assert isinstance(model, RankBPE)
-    word = lambda n: ("\u2581the" + "abcdefghij" * (n // 10 + 1))[:n]
+    def word(n):
+        return ("\u2581the" + "abcdefghij" * (n // 10 + 1))[:n]
+
     ratio = growth(model.tokenize, word, 16000)
     assert ratio < LIMIT, ratio
 

@@ -16,11 +16,11 @@ import json
 import os
 
 import pytest
+from conftest import require_shared, shared_data_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from conftest import require_shared, shared_data_dir
 from tokcore import validate_offsets_contract
 
 SCALE = int(os.environ.get("TOKCORE_FUZZ_SCALE", "1"))

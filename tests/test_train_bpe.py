@@ -8,8 +8,8 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from shared_data import require_shared
+
 from tokcore.errors import ConfigurationError, WrongTypeError
 from tokcore.trainers.bpe import BpeStep, train_bpe
 

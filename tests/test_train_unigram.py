@@ -9,8 +9,8 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from shared_data import ROOT, require_shared
+
 from tokcore import validate_offsets_contract
 from tokcore.errors import ConfigurationError, WrongTypeError
 from tokcore.models.unigram import Unigram
@@ -199,7 +199,7 @@ def test_train_errors():
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.text(alphabet=st.sampled_from("abcé☃ "), min_size=1, max_size=20), min_size=1, max_size=8))
 def test_trained_tokenizer_round_trips_and_keeps_the_offsets_contract(lines):
-    pytest.importorskip("tokcore.pre_tokenizers").Metaspace  # default pre-tokenizer
+    assert pytest.importorskip("tokcore.pre_tokenizers").Metaspace  # the default pre-tokenizer exists
     result = train_unigram(lines, 40, unk_token="<unk>")
     tok = result.tokenizer
     for line in lines:

@@ -18,8 +18,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from shared_data import require_shared
+
 from tokcore.errors import ConfigurationError, WrongTypeError
 from tokcore.trainers.wordpiece import WordPieceStep, initial_split, train_wordpiece
 

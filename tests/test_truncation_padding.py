@@ -14,8 +14,15 @@ import itertools
 
 import pytest
 from encoding_views import (
-    all_results, first_difference, hf_pipeline, hf_view, sample_texts, sample_vocab, tokcore_pipeline,
-    tokcore_view, true_sequence_ids,
+    all_results,
+    first_difference,
+    hf_pipeline,
+    hf_view,
+    sample_texts,
+    sample_vocab,
+    tokcore_pipeline,
+    tokcore_view,
+    true_sequence_ids,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -219,7 +226,7 @@ def test_windows_and_pads_obey_the_offsets_contract(a, b, name, ml, stride, stra
         for seq in (0, 1):
             offsets = [o for o, s in zip(r.offsets, r.sequence_ids) if s == seq]
             assert tokcore.validate_offsets_contract(texts[seq], offsets, require_string_boundaries=True)
-        for o, att, special, seq, word in zip(r.offsets, r.attention_mask, r.special_tokens_mask, r.sequence_ids, r.word_ids):
+        for o, att, special, _seq, word in zip(r.offsets, r.attention_mask, r.special_tokens_mask, r.sequence_ids, r.word_ids):
             if att == 0:  # a pad
                 assert (o, special, word) == ((0, 0), 1, None)
 

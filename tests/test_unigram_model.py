@@ -12,8 +12,8 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from shared_data import require_shared
+
 from tokcore import Tokenizer, validate_offsets_contract
 from tokcore.components import build
 from tokcore.errors import ConfigurationError, TokenizerFileError

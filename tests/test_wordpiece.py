@@ -14,8 +14,8 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from shared_data import require_shared
+
 from tokcore.components import build
 from tokcore.errors import ConfigurationError
 from tokcore.models.wordpiece import WordPiece
@@ -132,7 +132,7 @@ def _words_for(path, edge_cases) -> list[str]:
             words.setdefault(w)
     rng = random.Random(7)
     base = [w for w in words if w.isalpha()]
-    for n in range(300):  # long words around the limit, and made-up words
+    for _ in range(300):  # long words around the limit, and made-up words
         joined = "".join(rng.choice(base) for _ in range(rng.randint(5, 40)))
         words.setdefault(joined)
         words.setdefault(joined[:100])

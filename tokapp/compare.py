@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from tokcore.analysis import align_tokens, figures, unshared_boundaries
+
 from . import colors
 from .span_walk import walk
 from .tokens import TokenView, row_kind

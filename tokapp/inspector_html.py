@@ -204,7 +204,7 @@ def byte_grid_html(view: TokenView, points: dict[int, str], *, coords: str = "vi
         if pos > max_bytes:
             break
         chars = []
-        for j, ch in enumerate(m.group()):
+        for ch in m.group():
             raw = ch.encode("utf-8", "surrogatepass")
             glyph = visible_char(ch)
             if glyph is None and unicodedata.category(ch) in ("Mn", "Mc", "Me"):

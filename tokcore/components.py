@@ -44,8 +44,15 @@ def registered(stage: str) -> dict[str, type]:
 
 def _ensure_loaded() -> None:
     # Importing the stage modules fills the registry; done lazily to avoid import cycles.
-    from . import decoders, lexnorm, models, normalizers, post_processors, pre_tokenizers  # noqa: F401
-    from . import loaders  # noqa: F401  (RankBPE, SentencePieceUnigram, SentencePieceWhitespace)
+    from . import (  # noqa: F401
+        decoders,
+        lexnorm,
+        loaders,  # noqa: F401  (RankBPE, SentencePieceUnigram, SentencePieceWhitespace)
+        models,
+        normalizers,
+        post_processors,
+        pre_tokenizers,
+    )
 
 
 def build(stage: str, data: Any, *, source: object = "<dict>", where: str = "") -> Any:

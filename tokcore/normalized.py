@@ -74,7 +74,6 @@ class NormalizedString:
         """
         if self._starts is None:
             return (start, stop)
-        n = len(self.normalized)
         if stop > start:
             return (self._starts[start], max(self._ends[start:stop]))  # type: ignore[index]
         return (self.original_position(start),) * 2  # type: ignore[return-value]

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import regex
 
-from .byte_level import GPT2_REGEX, bytes_to_chars
 from .byte_level import _TO_CHARS as _BYTE_CHARS
+from .byte_level import GPT2_REGEX, bytes_to_chars
 from .components import Piece, PreTokenizer, build, register
 from .errors import ConfigurationError, TokenizerFileError
 from .pre_tokenizers_scripts import UnicodeScripts
-from .pre_tokenizers_tables import ONIG_CLASSES, PUNCT_CLASSES, WORD_CLASSES
 from .pre_tokenizers_split import (
     PUNCT_CLASS,
     CharDelimiterSplit,
@@ -31,6 +30,7 @@ from .pre_tokenizers_split import (
     Split,
     pieces_of_matches,
 )
+from .pre_tokenizers_tables import ONIG_CLASSES, PUNCT_CLASSES, WORD_CLASSES
 
 __all__ = [
     "BertPreTokenizer",

@@ -14,7 +14,6 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 import tokcore
-
 from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 import tokcore
-
 from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]

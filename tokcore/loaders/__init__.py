@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import TokenizerFileError
+
 # Imported for their registrations, so saved tokenizers that use these tokcore-only types load.
 from . import rank_bpe, sentencepiece_build  # noqa: F401
 

@@ -23,8 +23,8 @@ import re
 from ..added_tokens import AddedToken
 from ..components import Normalizer, build, register
 from ..models.unigram import Unigram
-from ..normalizers import Sequence as NormalizerSequence
 from ..normalized import NormalizedString
+from ..normalizers import Sequence as NormalizerSequence
 from ..precompiled import Precompiled
 from .rank_bpe import RankBPE
 from .sentencepiece_model import BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, SpModel

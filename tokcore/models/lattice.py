@@ -83,7 +83,7 @@ class Lattice:
         best_at[0] = 0.0
         bt = [NEG_INF] * len(self.ids)
         prev = [-1] * len(self.ids)
-        starts, scores = self.starts, self.scores
+        scores = self.scores
         for pos in range(self.size + 1):
             if pos:
                 # First of equal candidates wins: nodes ending here were inserted by start.

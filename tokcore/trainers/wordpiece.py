@@ -19,8 +19,8 @@ Left out: the model itself (``tokcore.models.wordpiece``) and BPE-style WordPiec
 from __future__ import annotations
 
 import heapq
-from functools import partial
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterable, Mapping, Optional
 
 from ..components import Normalizer, PreTokenizer
