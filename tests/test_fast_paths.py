@@ -193,3 +193,52 @@ def test_sentencepiece_whitespace_runs_equal_characters(text, pre_normalized):
         ns = ns.map_chars(lambda c: "xx" if c == "é" else c)
     fast, ref = ws.normalize(ns), ws._normalize_chars(ns)
     assert (fast.normalized, fast.alignments(), fast.original) == (ref.normalized, ref.alignments(), ref.original)
+
+
+# ----------------------------------------------------------------------------- post-processors, one sequence
+
+_SPECIAL = st.sampled_from([("[CLS]", 101), ("[SEP]", 102), ("<s>", 0), ("</s>", 2)])
+
+
+def _processors():
+    from tokcore import post_processors as pp
+
+    template_piece = st.sampled_from(["$A", "$A:1", "$0", "$2", "[CLS]", "[SEP]:1", "[X]", "[X]:3"])
+    templates = st.lists(template_piece, max_size=5).map(" ".join)
+    template = st.builds(
+        lambda single: pp.TemplateProcessing(single=single or "$A", pair="$A $B", _check_pair=False,
+                                             special_tokens=[("[CLS]", 101), ("[SEP]", 102),
+                                                             {"id": "[X]", "ids": [7, 8], "tokens": ["x", "y"]}]),
+        templates)
+    flags = st.booleans()
+    return st.one_of(
+        template,
+        st.builds(lambda s, c: pp.BertProcessing(sep=s, cls=c), _SPECIAL, _SPECIAL),
+        st.builds(lambda s, c, t, p: pp.RobertaProcessing(sep=s, cls=c, trim_offsets=t, add_prefix_space=p),
+                  _SPECIAL, _SPECIAL, flags, flags),
+        st.builds(lambda t, p: pp.ByteLevel(trim_offsets=t, add_prefix_space=p), flags, flags),
+    )
+
+
+def _encoding(draw_tokens):
+    from tokcore.encoding import Encoding
+
+    enc = Encoding()
+    pos = 0
+    for i, (tok, special, spaced) in enumerate(draw_tokens):
+        span = (pos, pos + len(tok.encode()))
+        pos = span[1] + spaced
+        enc.append(i, tok, span, special=special, word=i // 2, seq=0)
+    return enc
+
+
+@settings(max_examples=300, deadline=None)
+@given(_processors(),
+       st.lists(st.tuples(st.sampled_from(["a", "Ġb", " c", "d ", "Ġ", "é", "\u3000x"]), st.integers(0, 1),
+                          st.integers(0, 1)), max_size=6),
+       st.booleans())
+def test_single_sequence_post_processing_equals_reference(processor, tokens, add_special_tokens):
+    fast = processor.process(_encoding(tokens), add_special_tokens=add_special_tokens)
+    ref = processor.process_reference(_encoding(tokens), add_special_tokens=add_special_tokens)
+    assert fast == ref
+    assert fast.__dict__.get("hf_ranges") == ref.__dict__.get("hf_ranges")

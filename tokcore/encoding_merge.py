@@ -130,6 +130,55 @@ def merge(encodings: Iterable[Encoding]) -> Encoding:
     return out
 
 
+def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
+    """What ``process`` + ``merge`` + ``finalize_sequence_ids`` make of one sequence, built directly.
+
+    Only for ``enc`` without windows or ranges. ``parts`` in order: ``("A", type_id)`` for the
+    sequence, ``("special", ids, tokens, type_id)`` for inserted tokens. The sequence's tokens read
+    sequence 0 and the result's range is the last copy's; inserted ones read ``None``, or 0 when
+    no part is the sequence (HF then has no range and reads 0 everywhere).
+    ``build_single(e, [("special", [101], ["[CLS]"], 0), ("A", 0)])`` is ``[CLS]`` + ``e``.
+    """
+    if not parts:
+        return Encoding()  # as ``merge([])``: no ranges at all
+    n = len(enc)
+    ids: list = []
+    tokens: list = []
+    spans: list = []
+    special: list = []
+    type_ids: list = []
+    words: list = []
+    seqs: list = []
+    attention: list = []
+    start = None
+    for part in parts:
+        if part[0] == "A":
+            start = len(ids)
+            ids += enc.ids
+            tokens += enc.tokens
+            spans += enc.spans
+            special += enc.special
+            type_ids += [part[1]] * n
+            words += enc.word_ids
+            seqs += [0] * n
+            attention += enc.attention
+        else:
+            k = len(part[1])
+            ids += part[1]
+            tokens += part[2]
+            spans += [None] * k
+            special += [1] * k
+            type_ids += [part[3]] * k
+            words += [None] * k
+            seqs += [None] * k
+            attention += [1] * k
+    if start is None:
+        seqs = [0] * len(ids)
+    out = Encoding(ids, tokens, spans, special, type_ids, words, seqs, attention)
+    out.__dict__["hf_ranges"] = {} if start is None else {0: (start, start + n)}
+    return out
+
+
 def special_encoding(ids: list[int], tokens: list[str], type_id: int) -> Encoding:
     """Inserted tokens: span ``None``, special mask 1, no word, no sequence range."""
     n = len(ids)

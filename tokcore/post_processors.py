@@ -18,7 +18,8 @@ from .components import PostProcessor, build, register
 from .decoders import ByteLevelOptions
 from .encoding import Encoding
 from .encoding_merge import (
-    clone, finalize_sequence_ids, mark_sequence, merge, set_sequence_id, special_encoding, trim_all, wrap,
+    build_single, clone, finalize_sequence_ids, mark_sequence, merge, set_sequence_id, special_encoding, trim_all,
+    trim_offsets, wrap,
 )
 from .errors import ConfigurationError
 
@@ -27,6 +28,17 @@ class _Processor(PostProcessor):
     """HF's ``PostProcessor::process``: number the sequences, run ``process_encodings``, merge."""
 
     def process(self, first: Encoding, second: Optional[Encoding] = None, *, add_special_tokens: bool = True) -> Encoding:
+        if second is None and not first.overflowing and not first.__dict__.get("hf_ranges"):
+            # The common case (one sequence, no windows): build the final lists in one pass
+            # instead of numbering, merging and reading ranges back (tests/test_fast_paths.py).
+            parts = self._single_parts(first, add_special_tokens)
+            if parts is not None:
+                return build_single(first, parts)
+        return self.process_reference(first, second, add_special_tokens=add_special_tokens)
+
+    def process_reference(self, first: Encoding, second: Optional[Encoding] = None, *,
+                          add_special_tokens: bool = True) -> Encoding:
+        """The general path, step by step as HF; ``process``'s fast path must match it."""
         encodings = [first] if second is None else [first, second]
         for i, enc in enumerate(encodings):
             mark_sequence(enc, i)
@@ -40,6 +52,10 @@ class _Processor(PostProcessor):
 
     def process_encodings(self, encodings: list[Encoding], add_special_tokens: bool) -> list[Encoding]:
         raise NotImplementedError
+
+    def _single_parts(self, enc: Encoding, add_special_tokens: bool) -> Optional[list[tuple]]:
+        """``build_single``'s parts for one sequence (after any in-place span trimming), or ``None``: no fast path."""
+        return None
 
 
 def post_process(processor: Optional[PostProcessor], first: Encoding, second: Optional[Encoding], add_special_tokens: bool) -> Encoding:
@@ -89,6 +105,11 @@ class BertProcessing(_Processor):
     def added_tokens(self, is_pair: bool) -> int:
         return 3 if is_pair else 2
 
+    def _single_parts(self, enc, add_special_tokens):
+        if not add_special_tokens:
+            return [("A", 0)]
+        return [("special", [self.cls[1]], [self.cls[0]], 0), ("A", 0), ("special", [self.sep[1]], [self.sep[0]], 0)]
+
     def process_encodings(self, encodings, add_special_tokens):
         if not add_special_tokens:
             return encodings
@@ -129,6 +150,13 @@ class RobertaProcessing(_Processor):
 
     def added_tokens(self, is_pair: bool) -> int:
         return 4 if is_pair else 2
+
+    def _single_parts(self, enc, add_special_tokens):
+        if self.trim_offsets:
+            trim_offsets(enc, self.add_prefix_space)
+        if not add_special_tokens:
+            return [("A", 0)]
+        return [("special", [self.cls[1]], [self.cls[0]], 0), ("A", 0), ("special", [self.sep[1]], [self.sep[0]], 0)]
 
     def process_encodings(self, encodings, add_special_tokens):
         if self.trim_offsets:
@@ -177,6 +205,11 @@ class ByteLevel(ByteLevelOptions, _Processor):
 
     def added_tokens(self, is_pair: bool) -> int:
         return 0
+
+    def _single_parts(self, enc, add_special_tokens):
+        if self.trim_offsets:
+            trim_offsets(enc, self.add_prefix_space)
+        return [("A", 0)]
 
     def process_encodings(self, encodings, add_special_tokens):
         if self.trim_offsets:
@@ -339,6 +372,16 @@ class TemplateProcessing(_Processor):
     def added_tokens(self, is_pair: bool) -> int:
         template = self.pair if is_pair else self.single
         return sum(len(self.special_tokens[p[1]]["ids"]) for p in template if p[0] == "special")
+
+    def _single_parts(self, enc, add_special_tokens):
+        parts = []
+        for p in self.single:
+            if p[0] != "special":
+                parts.append(("A", p[1]))
+            elif add_special_tokens:
+                sp = self.special_tokens[p[1]]
+                parts.append(("special", sp["ids"], sp["tokens"], p[2]))
+        return parts
 
     def process_encodings(self, encodings, add_special_tokens):
         template = self.pair if len(encodings) == 2 else self.single
