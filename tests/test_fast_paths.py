@@ -242,3 +242,33 @@ def test_single_sequence_post_processing_equals_reference(processor, tokens, add
     ref = processor.process_reference(_encoding(tokens), add_special_tokens=add_special_tokens)
     assert fast == ref
     assert fast.__dict__.get("hf_ranges") == ref.__dict__.get("hf_ranges")
+
+
+# ----------------------------------------------------------------------------- normalizer shortcuts
+
+
+def _ns_state(ns):
+    return ns.original, ns.normalized, ns.alignments()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30) | st.lists(st.sampled_from(ALPHABET + ["ΣA", "İ", "Ǆ", "ABC"])).map("".join),
+       st.booleans())
+def test_lowercase_shortcut_equals_per_character_mapping(text, touched):
+    from tokcore.normalizers import lowercase
+
+    ns = NormalizedString(text)
+    if touched:  # not the identity any more
+        ns = ns.map_chars(lambda c: "xY" if c == "é" else c)
+    assert _ns_state(lowercase(ns)) == _ns_state(ns.map_chars(str.lower))
+
+
+@pytest.mark.parametrize("name", ["minilm/tokenizer.json", "trained/t5_style_unigram.json"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_view_of_one_segment_equals_concat(name, text):
+    fast, _ = pair_for("hf", name)
+    ns, _segs = fast._view(text, assume_normalized=False, split_special=False)
+    part = fast.normalizer.normalize(NormalizedString(text)) if fast.normalizer is not None else NormalizedString(text)
+    if not any(t is not None for *_, t in _segs):
+        assert _ns_state(ns) == _ns_state(NormalizedString.concat([part]))

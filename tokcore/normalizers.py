@@ -105,6 +105,9 @@ def lowercase(ns: NormalizedString) -> NormalizedString:
     # Whole-string lower() differs from per-character lowering only on 'Σ' (final sigma). Without
     # one, and without expansions (a mapping never drops a character), it maps character to character.
     if len(lowered) == len(text) and "Σ" not in text:
+        if ns.is_identity:  # what rebuild makes of one same-length piece over an untouched text
+            n = len(text)
+            return NormalizedString(ns.original, lowered, list(range(n)), list(range(1, n + 1)))
         return ns.rebuild([(lowered, 0, len(text))])
     return ns.map_chars(str.lower)
 

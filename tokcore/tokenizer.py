@@ -153,6 +153,8 @@ class Tokenizer:
                     segs.append((pos + a, pos + b, t))
             parts.append(part)
             pos += len(part.normalized)
+        if len(parts) == 1:  # one segment (the common case): concat would only copy its alignment
+            return parts[0], segs
         return NormalizedString.concat(parts), segs
 
     # ------------------------------------------------------------------ encoding
