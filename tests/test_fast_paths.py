@@ -272,3 +272,23 @@ def test_view_of_one_segment_equals_concat(name, text):
     part = fast.normalizer.normalize(NormalizedString(text)) if fast.normalizer is not None else NormalizedString(text)
     if not any(t is not None for *_, t in _segs):
         assert _ns_state(ns) == _ns_state(NormalizedString.concat([part]))
+
+
+def test_marks_are_never_ascii():
+    from tokcore.unicode_tables import is_mark, is_nonspacing_mark
+
+    assert not any(is_nonspacing_mark(chr(c)) or is_mark(chr(c)) for c in range(128))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30) | st.lists(st.sampled_from(ALPHABET + ["e\u0301\u0301", "\u0345", "\U0001d167"])).map("".join),
+       st.booleans())
+def test_drop_chars_skipping_ascii_equals_full_scan(text, touched):
+    from tokcore.normalizers import drop_chars
+    from tokcore.unicode_tables import is_nonspacing_mark
+
+    ns = NormalizedString(text)
+    if touched:
+        ns = ns.map_chars(lambda c: "x\u0301" if c == "é" else c)
+    fast = drop_chars(ns, is_nonspacing_mark, never_ascii=True)
+    assert _ns_state(fast) == _ns_state(drop_chars(ns, is_nonspacing_mark))

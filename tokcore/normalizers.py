@@ -112,10 +112,19 @@ def lowercase(ns: NormalizedString) -> NormalizedString:
     return ns.map_chars(str.lower)
 
 
-def drop_chars(ns: NormalizedString, drop) -> NormalizedString:
-    """Delete the characters ``c`` with ``drop(c)`` true. ``drop_chars(NormalizedString("a1b"), str.isdigit).normalized == "ab"``."""
+_NON_ASCII = regex.compile(r"[^\x00-\x7f]")
+
+
+def drop_chars(ns: NormalizedString, drop, *, never_ascii: bool = False) -> NormalizedString:
+    """Delete the characters ``c`` with ``drop(c)`` true. ``drop_chars(NormalizedString("a1b"), str.isdigit).normalized == "ab"``.
+
+    ``never_ascii``: ``drop`` is false on every ASCII character, so only the others are asked.
+    """
     text = ns.normalized
-    gone = [i for i, hit in enumerate(map(drop, text)) if hit]
+    if never_ascii:
+        gone = [m.start() for m in _NON_ASCII.finditer(text) if drop(m.group())]
+    else:
+        gone = [i for i, hit in enumerate(map(drop, text)) if hit]
     if not gone:
         return ns
     pieces, pos = [], 0
@@ -142,7 +151,7 @@ class StripAccents(Normalizer):
     """
 
     def normalize(self, ns: NormalizedString) -> NormalizedString:
-        return ns if ns.normalized.isascii() else drop_chars(ns, is_mark)
+        return ns if ns.normalized.isascii() else drop_chars(ns, is_mark, never_ascii=True)
 
 
 _NMT_DROP = frozenset(map(chr, [*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F, 0x8F, 0x9F]))
@@ -326,7 +335,7 @@ class BertNormalizer(Normalizer):
         if self.lowercase if self.strip_accents is None else self.strip_accents:
             ns = NFD().normalize(ns)
             if not ns.normalized.isascii():
-                ns = drop_chars(ns, is_nonspacing_mark)
+                ns = drop_chars(ns, is_nonspacing_mark, never_ascii=True)
         if self.lowercase:
             ns = lowercase(ns)
         return ns
