@@ -1,0 +1,66 @@
+"""A training page's link carries the corpus, the settings and the step: opened in a fresh browser (a new
+session, nothing in its state), it shows the same run at the same step."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def _fresh_page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    return context, page
+
+
+def _close_notice(page) -> None:
+    notice = page.get_by_text("Page not found")
+    if notice.count():
+        page.keyboard.press("Escape")
+        notice.wait_for(state="detached")
+
+
+def test_train_bpe_link_reopens_corpus_settings_and_step(browser, app_url):
+    ctx, page = _fresh_page(browser)
+    try:
+        page.goto(f"{app_url}/train_bpe?tb_step=0")
+        wait_for_app(page)
+        _close_notice(page)
+        page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text="Corpus").click()
+        page.get_by_role("option", name="English sample sentences").click()
+        wait_for_app(page)
+        page.get_by_text("bytes", exact=True).click()
+        wait_for_app(page)
+        size = page.get_by_role("spinbutton", name="Vocabulary size")
+        size.fill("300")  # 256 byte symbols first, so a byte-level run needs more to merge anything
+        size.press("Enter")
+        wait_for_app(page)
+        page.get_by_role("button", name="Next ▶").wait_for()
+        for _ in range(4):
+            page.get_by_role("button", name="Next ▶").click()
+            wait_for_app(page)
+        page.locator("h3", has_text="Merge 4").wait_for()
+        title = page.locator("h3").filter(has_text="Merge").first.inner_text()
+        link = page.url
+        assert "tb_step=4" in link and "tb_corpus=" in link and "tb_level=" in link and "tb_vocab=300" in link
+    finally:
+        ctx.close()
+
+    ctx, page = _fresh_page(browser)
+    try:
+        page.goto(link)
+        wait_for_app(page)
+        _close_notice(page)
+        page.locator("h3", has_text="Merge 4").wait_for()
+        assert page.locator("h3").filter(has_text="Merge").first.inner_text() == title
+        main_text = page.locator('[data-testid="stMain"]').inner_text()
+        assert "332" in main_text and "words" in main_text, main_text[:400]  # the English corpus, not the toy
+        assert page.get_by_role("radio", name="bytes").is_checked()
+        assert exception_boxes(page) == 0
+        screenshot(page, "train-bpe-link-reopened")
+    finally:
+        ctx.close()
