@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate, chain, repeat
-from operator import itemgetter
+from operator import add, itemgetter
 
 from .components import Piece, piece_from_text
 
@@ -229,7 +229,7 @@ def _isolated_spans(spans, n):
 
 def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     """(ids, tokens, spans relative to the word's first byte, word offset per token, pieces, tokens,
-    UTF-8 length of the word) of one word; the prefix a pre-tokenizer inserts has no bytes."""
+    UTF-8 length of the word, the spans' starts, their stops) of one word; the prefix a pre-tokenizer inserts has no bytes."""
     from .tokenizer import _byte_fallback_span
 
     cache = plan.first if first else plan.cache
@@ -257,7 +257,8 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
             wofs.append(k)
         k += 1
     nbytes = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
-    out = (tuple(ids), tuple(toks), tuple(rel), tuple(wofs), k, len(ids), nbytes)
+    out = (tuple(ids), tuple(toks), tuple(rel), tuple(wofs), k, len(ids), nbytes,
+           tuple(r[0] for r in rel), tuple(r[1] for r in rel))
     if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
         cache[word] = out
     return out
@@ -310,8 +311,10 @@ def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: i
     ids.extend(chain.from_iterable(map(_IDS, ents)))
     values.extend(chain.from_iterable(map(_TOKS, ents)))
     if need_spans:
-        token_bases = chain.from_iterable(map(repeat, bases, counts))
-        spans.extend([(b + r[0], b + r[1]) for b, r in zip(token_bases, chain.from_iterable(map(_REL, ents)))])
+        # base + relative start, base + relative stop, pairwise: all in C (no per-token bytecode).
+        token_bases = list(chain.from_iterable(map(repeat, bases, counts)))
+        spans.extend(zip(map(add, token_bases, chain.from_iterable(map(_STARTS, ents))),
+                         map(add, token_bases, chain.from_iterable(map(_STOPS, ents)))))
     else:
         spans.extend(repeat(None, sum(counts)))
     ks = list(map(_K, ents))
@@ -325,4 +328,4 @@ def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: i
     return word + n_words
 
 
-_IDS, _TOKS, _REL, _WOFS, _K, _N, _NBYTES = (itemgetter(i) for i in range(7))
+_IDS, _TOKS, _REL, _WOFS, _K, _N, _NBYTES, _STARTS, _STOPS = (itemgetter(i) for i in range(9))

@@ -18,8 +18,16 @@ from .components import PostProcessor, build, register
 from .decoders import ByteLevelOptions
 from .encoding import Encoding
 from .encoding_merge import (
-    build_single, clone, finalize_sequence_ids, mark_sequence, merge, set_sequence_id, special_encoding, trim_all,
-    trim_offsets, wrap,
+    build_single,
+    clone,
+    finalize_sequence_ids,
+    mark_sequence,
+    merge,
+    set_sequence_id,
+    special_encoding,
+    trim_all,
+    trim_offsets,
+    wrap,
 )
 from .errors import ConfigurationError
 
