@@ -292,3 +292,11 @@ def test_drop_chars_skipping_ascii_equals_full_scan(text, touched):
         ns = ns.map_chars(lambda c: "x\u0301" if c == "é" else c)
     fast = drop_chars(ns, is_nonspacing_mark, never_ascii=True)
     assert _ns_state(fast) == _ns_state(drop_chars(ns, is_nonspacing_mark))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=30) | st.lists(st.sampled_from(ALPHABET + [" ", " ", "ab", "\u3000", "\x1c"])).map("".join))
+def test_non_space_runs_shortcut_equals_match_spans(text):
+    from tokcore.fast_encode import _non_space_runs, _non_space_runs_reference
+
+    assert _non_space_runs(text) == _non_space_runs_reference(text)
