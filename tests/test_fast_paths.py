@@ -300,3 +300,50 @@ def test_non_space_runs_shortcut_equals_match_spans(text):
     from tokcore.fast_encode import _non_space_runs, _non_space_runs_reference
 
     assert _non_space_runs(text) == _non_space_runs_reference(text)
+
+
+_WS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
+
+
+def _trim_one(token, span, first, add_prefix_space):
+    """HF's process_offsets for one token, written out plainly (the test's own reference)."""
+    def run(chars):
+        count = size = 0
+        for ch in chars:
+            if ch == "Ġ":
+                size += 1
+            elif ch in _WS:
+                size += len(ch.encode())
+            else:
+                break
+            count += 1
+        return count, size
+
+    if span is None:
+        return None
+    start, stop = span
+    count, size = run(token)
+    if count:
+        if (first or start == 0) and add_prefix_space and count == 1:
+            size = 0
+        start = min(start + size, stop)
+    count, size = run(reversed(token))
+    if count and stop >= size:
+        stop = max(stop - size, start)
+    return (start, stop)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Ġ", "Ġa", "ĠĠb", "a", "aĠ", " a ", "Ġ\u3000", "\u2000x", "ĠxĠ", "é"]),
+                          st.integers(0, 4), st.integers(0, 4), st.booleans()), max_size=8),
+       st.booleans())
+def test_trim_offsets_equals_plain_rules(items, add_prefix_space):
+    from tokcore.encoding import Encoding
+    from tokcore.encoding_merge import trim_offsets
+
+    enc = Encoding()
+    for i, (tok, start, width, none) in enumerate(items):
+        enc.append(i, tok, None if none else (start, start + width))
+    expected = [_trim_one(t, s, i == 0, add_prefix_space) for i, (t, s) in enumerate(zip(enc.tokens, enc.spans))]
+    trim_offsets(enc, add_prefix_space)
+    assert enc.spans == expected

@@ -227,8 +227,13 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
         span = spans[i]
         if span is None:
             continue
-        lead, trail = runs[i]
+        r = runs[i]
         start, stop = span
+        if r is _LEAD_ONE and i and start:
+            # The byte-level common case ("Ġword" inside the text): one space byte off the start.
+            spans[i] = (start + 1 if start + 1 < stop else stop, stop)
+            continue
+        lead, trail = r
         if lead is not None:
             count, size = lead
             if (i == 0 or start == 0) and add_prefix_space and count == 1:
@@ -239,6 +244,7 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
         spans[i] = (start, stop)
 
 
+_LEAD_ONE = ((1, 1), None)  # runs of a token with one leading one-byte space and no trailing one
 _RUNS: dict[str, object] = {}  # token -> (lead, trail) runs, or False when it has neither
 
 
@@ -246,6 +252,8 @@ def _runs_of(token: str):
     """``(lead, trail)`` space runs of ``token`` (``False`` when both are ``None``), cached."""
     lead, trail = _space_run(token), _space_run(reversed(token))
     out = False if lead is None and trail is None else (lead, trail)
+    if out == _LEAD_ONE:
+        out = _LEAD_ONE  # one shared object, so trim_offsets can tell it by identity
     if len(_RUNS) < 1_000_000:
         _RUNS[token] = out
     return out
