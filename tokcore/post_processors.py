@@ -93,6 +93,14 @@ def _special_pair(value, what: str) -> tuple[str, int]:
     raise ConfigurationError(f"{what} must be a (token, id) pair like ('[SEP]', 102), got {value!r}")
 
 
+def _cls_a_sep(processor, add_special_tokens: bool) -> list[tuple]:
+    """``build_single`` parts of ``cls A sep``, every type id 0 (Bert's and Roberta's single sequence)."""
+    if not add_special_tokens:
+        return [("A", 0)]
+    (cls, cls_id), (sep, sep_id) = processor.cls, processor.sep
+    return [("special", [cls_id], [cls], 0), ("A", 0), ("special", [sep_id], [sep], 0)]
+
+
 def _flag(value, what: str) -> bool:
     if not isinstance(value, bool):
         raise ConfigurationError(f"{what} must be true or false, got {value!r}")
@@ -114,9 +122,7 @@ class BertProcessing(_Processor):
         return 3 if is_pair else 2
 
     def _single_parts(self, enc, add_special_tokens):
-        if not add_special_tokens:
-            return [("A", 0)]
-        return [("special", [self.cls[1]], [self.cls[0]], 0), ("A", 0), ("special", [self.sep[1]], [self.sep[0]], 0)]
+        return _cls_a_sep(self, add_special_tokens)
 
     def process_encodings(self, encodings, add_special_tokens):
         if not add_special_tokens:
@@ -162,9 +168,7 @@ class RobertaProcessing(_Processor):
     def _single_parts(self, enc, add_special_tokens):
         if self.trim_offsets:
             trim_offsets(enc, self.add_prefix_space)
-        if not add_special_tokens:
-            return [("A", 0)]
-        return [("special", [self.cls[1]], [self.cls[0]], 0), ("A", 0), ("special", [self.sep[1]], [self.sep[0]], 0)]
+        return _cls_a_sep(self, add_special_tokens)
 
     def process_encodings(self, encodings, add_special_tokens):
         if self.trim_offsets:
