@@ -136,7 +136,9 @@ def _build_plan(pre, model) -> WordPlan | None:
         if pre.split and rep != " ":
             cls = re.escape(" " + rep)
             rx = re.compile(f"[^{cls}]+|[{cls}][^{cls}]*")
-            words = lambda text: (rx.findall(text), None)
+
+            def words(text):
+                return rx.findall(text), None
         else:
             words = _whole
         return WordPlan(words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True)
@@ -149,7 +151,8 @@ def _build_plan(pre, model) -> WordPlan | None:
             if classes is not None:
                 from .pre_tokenizers_tables import ascii_view
 
-                view_of = lambda text: ascii_view(text, classes)
+                def view_of(text):
+                    return ascii_view(text, classes)
             return WordPlan(_isolated_words(split._rx, view_of), lambda p: bl.pre_tokenize([p]), tok)
     return None
 

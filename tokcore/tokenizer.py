@@ -17,13 +17,13 @@ from typing import Any, Iterable, Optional, Sequence
 
 from . import truncation as _trunc
 from .added_tokens import AddedToken, AddedVocabulary
-from .components import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, build, piece_from_text
+from .components import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, piece_from_text
 from .encoding import EncodeResult, Encoding
-from .fast_encode import byte_table, encode_words, word_plan
-from .original_offsets import OriginalMapper
 from .errors import UnknownIdError, WrongTypeError, check_text
+from .fast_encode import byte_table, encode_words, word_plan
 from .normalized import NormalizedString
 from .offsets import SENTINEL
+from .original_offsets import OriginalMapper
 
 FORMAT_NAME = "tokcore"
 FORMAT_VERSION = 1
