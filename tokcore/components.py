@@ -236,6 +236,29 @@ class Model(Component):
         return len(self.get_vocab())
 
 
+class VocabModel(Model):
+    """A model whose vocabulary is a dict token -> id (``self.vocab``) with its inverse (``self._inverse``).
+
+    Subclasses set both in ``__init__``; the lookups below are then shared.
+    """
+
+    vocab: dict[str, int]
+    _inverse: dict[int, str]
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._inverse.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+
 # --------------------------------------------------------------------------------------------
 # Post-processors and decoders
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 
-from ..components import Model, register
+from ..components import VocabModel, register
 from ..errors import ConfigurationError
 
 CACHE_CAPACITY = 100_000  # pieces
@@ -72,7 +72,7 @@ def _below(ranks: dict[str, int], limit: int):
 
 
 @register("model")
-class RankBPE(Model):
+class RankBPE(VocabModel):
     """BPE by merged-token rank (tiktoken / sentencepiece BPE semantics).
 
     ``RankBPE({"a": 0, "b": 1, "ab": 2}).tokenize("ab") == [(2, "ab", 0, 2)]``. ``ranks`` defaults to
@@ -145,15 +145,6 @@ class RankBPE(Model):
             if len(text) < MAX_CACHED_LENGTH and len(self._cache) < CACHE_CAPACITY:
                 self._cache[text] = got
         return list(got)
-
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self._inverse.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self) -> dict:

@@ -26,7 +26,7 @@ import random
 from itertools import chain, repeat
 from typing import Iterable
 
-from ..components import Model, register
+from ..components import VocabModel, register
 from ..errors import ConfigurationError, WrongTypeError
 from .bpe_queue import BpeExplainStep, explain_word, queue_merge
 
@@ -71,7 +71,7 @@ def byte_token(b: int) -> str:
 
 
 @register("model")
-class BPE(Model):
+class BPE(VocabModel):
     """Byte-pair encoding. ``BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).tokenize("ab") == [(2, "ab", 0, 2)]``."""
 
     def __init__(
@@ -164,19 +164,6 @@ class BPE(Model):
         """Rank of the merge ``left + right`` (0 is applied first), or ``None``."""
         v = self._merge_map.get((self.vocab.get(left), self.vocab.get(right)))
         return None if v is None else v >> _ID_BITS
-
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self._inverse.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
 
     def clear_cache(self) -> None:
         self._cache.clear()

@@ -14,7 +14,7 @@ Left out: ByT5's 125 ``<extra_id_N>`` sentinels (add them as added tokens if nee
 
 from __future__ import annotations
 
-from ..components import Decoder, Model, register
+from ..components import Decoder, VocabModel, register
 from ..errors import ConfigurationError
 
 BYT5_SPECIALS = ("<pad>", "</s>", "<unk>")
@@ -39,7 +39,7 @@ def token_bytes(token: str) -> bytes:
 
 
 @register("model")
-class ByteModel(Model):
+class ByteModel(VocabModel):
     """One token per UTF-8 byte. ``ByteModel().tokenize("hi")`` is ``[(107, "h", 0, 1), (108, "i", 1, 2)]``."""
 
     def __init__(self, *, special_tokens=BYT5_SPECIALS, unk_token: str | None = "<unk>"):
@@ -82,19 +82,6 @@ class ByteModel(Model):
             for k, (id_, tok) in enumerate(parts):
                 out.append((id_, tok, i, i + 1, (k, n)))
         return out
-
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self._inverse.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
 
     def to_dict(self) -> dict:
         return {"type": "ByteModel", "special_tokens": list(self.special_tokens), "unk_token": self.unk_token}

@@ -6,12 +6,12 @@ policy (the ``AsciiPolicy`` normalizer does that before the model runs).
 
 from __future__ import annotations
 
-from ..components import Model, register
+from ..components import VocabModel, register
 from ..errors import ConfigurationError
 
 
 @register("model")
-class CharLevel(Model):
+class CharLevel(VocabModel):
     """Each character is a token. ``CharLevel({"a": 0}).tokenize("a") == [(0, "a", 0, 1)]``."""
 
     def __init__(self, vocab: dict[str, int], unk_token: str | None = None):
@@ -40,15 +40,6 @@ class CharLevel(Model):
                     "set unk_token or add the character"
                 )
         return out
-
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self._inverse.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
 
     def to_dict(self) -> dict:
         return {"type": "CharLevel", "unk_token": self.unk_token, "vocab": dict(self.vocab)}

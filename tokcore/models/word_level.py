@@ -5,12 +5,12 @@ Left out: splitting text into words (a pre-tokenizer does that before the model 
 
 from __future__ import annotations
 
-from ..components import Model, register
+from ..components import VocabModel, register
 from ..errors import ConfigurationError
 
 
 @register("model")
-class WordLevel(Model):
+class WordLevel(VocabModel):
     """A piece maps to its id whole. ``WordLevel({"hi": 0}, unk_token=None).tokenize("hi") == [(0, "hi", 0, 2)]``."""
 
     def __init__(self, vocab: dict[str, int], *, unk_token: str | None = "[UNK]"):
@@ -31,15 +31,6 @@ class WordLevel(Model):
                 "add the unknown token to the vocabulary"
             )
         return [(self._unk_id, self.unk_token, 0, len(text))]
-
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self._inverse.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
 
     def to_dict(self) -> dict:
         return {"type": "WordLevel", "vocab": dict(self.vocab), "unk_token": self.unk_token}

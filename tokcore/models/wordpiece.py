@@ -12,7 +12,7 @@ tokens back into text (the ``WordPiece`` decoder).
 
 from __future__ import annotations
 
-from ..components import Model, register
+from ..components import VocabModel, register
 from ..errors import ConfigurationError
 
 CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
@@ -20,7 +20,7 @@ MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE a
 
 
 @register("model")
-class WordPiece(Model):
+class WordPiece(VocabModel):
     """Greedy longest-match-first subwords.
 
     ``WordPiece({"un": 0, "##aff": 1, "##able": 2}).tokenize("unaffable")``
@@ -159,19 +159,6 @@ class WordPiece(Model):
         return result
 
     # ------------------------------------------------------------------ vocabulary
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self._inverse.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
-
     # ------------------------------------------------------------------ serialization
     def to_dict(self) -> dict:
         return {
