@@ -76,8 +76,8 @@ def test_unigram_pruning_draws_the_loss_chart(page, app_url):
     wait_for_app(page)
     plots = page.locator(".js-plotly-plot")
     plots.first.wait_for()
-    page.locator(".js-plotly-plot .gtitle", has_text="Pruning rounds").wait_for()
-    page.locator(".js-plotly-plot .gtitle", has_text="Loss per EM iteration").wait_for()
+    page.locator(".js-plotly-plot .gtitle", has_text="Pruning rounds").first.wait_for()
+    page.locator(".js-plotly-plot .gtitle", has_text="Loss per EM iteration").first.wait_for()
     # Loss and size get one point per round up to the current one (seed and round 1), then up to round 3.
     points = page.locator(".js-plotly-plot").filter(has_text="Pruning rounds").locator(".scatterlayer .point")
     assert points.count() == 4
