@@ -12,16 +12,14 @@ Known differences live in ``ALLOWED`` with their reason; anything else fails.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
 
 import pytest
 from parity_samples import parity_texts
-from shared_data import IN_CI, require_shared
+from shared_data import require_shared
 
 import tokcore
-from tokcore.errors import TokenizerFileError
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -48,19 +46,6 @@ CASES = {
     "gpt2_vocab_merges": (("reference", "hf", "gpt2", "vocab.json"), ("reference", "hf", "gpt2", "tokenizer.json"), True),
 }
 
-
-def load_or_skip(path):
-    """``tokcore.load`` that skips (fails in CI) while a component the file names is not registered yet."""
-    try:
-        return tokcore.load(path)
-    except TokenizerFileError as exc:
-        m = re.search(r"unknown (\w+) type '([^']+)'", str(exc))
-        if m is None:
-            raise
-        message = f"component {m.group(1)} {m.group(2)!r} is not implemented yet"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 def hf_view(enc, text: str = "", special: dict | None = None) -> dict:
@@ -106,7 +91,7 @@ def compare(tok, oracle, texts) -> dict[str, list[str]]:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_hf_parity(case):
     ours, theirs, plain = CASES[case]
-    tok = load_or_skip(require_shared(*ours))
+    tok = tokcore.load(require_shared(*ours))
     oracle = tokenizers.Tokenizer.from_file(str(require_shared(*theirs)))
     if plain:
         oracle.no_truncation()
@@ -123,7 +108,7 @@ def test_hf_parity(case):
 
 def test_pair_encoding_parity():
     """Pairs go through the post-processor's pair template (type ids 0/1) as in HF."""
-    tok = load_or_skip(require_shared("reference", "hf", "trained", "bert_cased_wordpiece.json"))
+    tok = tokcore.load(require_shared("reference", "hf", "trained", "bert_cased_wordpiece.json"))
     oracle = tokenizers.Tokenizer.from_file(str(require_shared("reference", "hf", "trained", "bert_cased_wordpiece.json")))
     texts = [t for _, t in parity_texts()[:40]]
     for a, b in zip(texts, texts[1:]):

@@ -8,14 +8,11 @@ Known differences live in ``ALLOWED`` with their reason.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from parity_samples import parity_texts
-from shared_data import IN_CI, require_shared
+from shared_data import require_shared
 
 import tokcore
-from tokcore.errors import TokenizerFileError
 
 spm = pytest.importorskip("sentencepiece")
 
@@ -24,18 +21,6 @@ MODELS = ["botchan_en_unigram_1000.model", "botchan_en_bpe_1000.model", "kyoto_j
 # (model, sample id) -> reason; offsets only (ids and pieces always match).
 ALLOWED_OFFSETS: dict[tuple[str, str], str] = {}
 
-
-def load_or_skip(path):
-    try:
-        return tokcore.load(path)
-    except TokenizerFileError as exc:
-        m = re.search(r"unknown (\w+) type '([^']+)'", str(exc))
-        if m is None:
-            raise
-        message = f"component {m.group(1)} {m.group(2)!r} is not implemented yet"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 def sp_view(sp, text):
@@ -47,7 +32,7 @@ def sp_view(sp, text):
 @pytest.mark.parametrize("name", MODELS)
 def test_sentencepiece_parity(name):
     path = require_shared("reference", "sentencepiece", name)
-    tok = load_or_skip(path)
+    tok = tokcore.load(path)
     sp = spm.SentencePieceProcessor(model_file=str(path))
     bad_ids, bad_offsets = [], []
     for sid, text in parity_texts():
@@ -65,7 +50,7 @@ def test_sentencepiece_parity(name):
 @pytest.mark.parametrize("name", MODELS[:2])
 def test_sentencepiece_whitespace_and_controls(name):
     path = require_shared("reference", "sentencepiece", name)
-    tok = load_or_skip(path)
+    tok = tokcore.load(path)
     sp = spm.SentencePieceProcessor(model_file=str(path))
     for text in ["", " ", "  a   b  ", "a ▁", "▁", "<s>x</s>", "中国人 abc", "\tx\ny\u3000z  "]:
         ids, pieces, offsets = sp_view(sp, text)
