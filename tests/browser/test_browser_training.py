@@ -5,6 +5,7 @@ and the pipeline page draws every stage."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
 
@@ -79,13 +80,15 @@ def test_unigram_pruning_draws_the_loss_chart(page, app_url):
     page.locator(".js-plotly-plot .gtitle", has_text="Pruning rounds").first.wait_for()
     page.locator(".js-plotly-plot .gtitle", has_text="Loss per EM iteration").first.wait_for()
     # Loss and size get one point per round up to the current one (seed and round 1), then up to round 3.
+    # Plotly redraws in place and for a moment holds the old traces beside the new ones, so poll
+    # for the count rather than reading it once.
     points = page.locator(".js-plotly-plot").filter(has_text="Pruning rounds").locator(".scatterlayer .point")
-    assert points.count() == 4
+    expect(points).to_have_count(4)
     for want in ("Round 2:", "Round 3:"):
         page.get_by_role("button", name="Next ▶").click()
         page.get_by_text(want).wait_for()
         wait_for_app(page)
-    assert points.count() == 8
+    expect(points).to_have_count(8, timeout=30_000)
     assert exception_boxes(page) == 0
     screenshot(page, "train-unigram-english")
 
