@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Iterable, Mapping, Optional
 
 from ..components import Normalizer, PreTokenizer, piece_from_text
@@ -58,8 +59,13 @@ def count_words(
         from ..pre_tokenizers import WhitespaceSplit
 
         pre_tokenizer = WhitespaceSplit()
+    from .words import word_splitter
+
+    # A Counter keeps first-seen order, and the splitter (when the pre-tokenizer has one) gives
+    # exactly the non-empty piece texts of the general path, without building pieces.
     local: Counter = Counter()
-    order: dict[str, None] = {}
+    split, rewrite = word_splitter(pre_tokenizer) or (partial(_piece_texts, pre_tokenizer), None)
+    update = local.update
     for i, text in enumerate(corpus):
         if not isinstance(text, str):
             raise WrongTypeError(f"corpus item {i} is {type(text).__name__}, expected str")
@@ -67,13 +73,18 @@ def count_words(
         check_text(text, name=f"corpus item {i}")
         if normalizer is not None:
             text = normalizer.normalize_str(text)
-        for piece in pre_tokenizer.pre_tokenize([piece_from_text(text)]):
-            if piece.text:
-                local[piece.text] += 1
-                order.setdefault(piece.text)
-    for word in order:
-        counts[word] = local[word]
+        update(split(text))
+    if rewrite is None:
+        counts.update(local)
+    else:
+        for word, n in local.items():
+            counts[rewrite(word)] = n  # one-to-one, so no two words meet
     return counts
+
+
+def _piece_texts(pre_tokenizer: PreTokenizer, text: str) -> list[str]:
+    """The general path: the non-empty piece texts. ``_piece_texts(WhitespaceSplit(), "a b") == ["a", "b"]``."""
+    return [p.text for p in pre_tokenizer.pre_tokenize([piece_from_text(text)]) if p.text]
 
 
 def check_vocab_size(vocab_size: Any, minimum: int = 1) -> int:

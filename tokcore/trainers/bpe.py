@@ -18,16 +18,14 @@ Left out: the encoding algorithm (``tokcore.models.bpe``) and word counting (``t
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
-from heapq import heappop, heappush, heapreplace
 from typing import Any, Iterable, Mapping, Optional
 
 from ..errors import ConfigurationError, WrongTypeError
 from .base import Progress, TrainResult, check_vocab_size, count_words, report
+from .bpe_merge import merge_words
 
 AUTO_TOP_PAIRS_MAX_WORDS = 5_000  # record_top_pairs="auto" records 10 pairs per step up to this many words
-TIE_CAP = 20  # pairs tied with the k-th most frequent one are listed up to this many more
 
 
 @dataclass(frozen=True)
@@ -166,13 +164,16 @@ def _train(word_counts, vocab_size, specials, alphabet_extra, min_frequency, lim
         add(t)
 
     # Alphabet: characters by total count; the initial alphabet always counts as most frequent.
-    char_counts: dict[str, int] = {}
-    for w, c in word_counts.items():
-        for ch in w:
-            char_counts[ch] = char_counts.get(ch, 0) + c
-    for ch in alphabet_extra:
-        char_counts[ch] = float("inf")  # type: ignore[assignment]
-    kept = list(char_counts)
+    if limit_alphabet is None:  # no counts needed: every character is kept
+        kept = list(set("".join(word_counts)) | alphabet_extra)
+    else:
+        char_counts: dict[str, int] = {}
+        for w, c in word_counts.items():
+            for ch in w:
+                char_counts[ch] = char_counts.get(ch, 0) + c
+        for ch in alphabet_extra:
+            char_counts[ch] = float("inf")  # type: ignore[assignment]
+        kept = list(char_counts)
     if limit_alphabet is not None and len(kept) > limit_alphabet:
         kept.sort(key=lambda ch: (char_counts[ch], ch))
         kept = kept[len(kept) - limit_alphabet:]
@@ -183,168 +184,38 @@ def _train(word_counts, vocab_size, specials, alphabet_extra, min_frequency, lim
 
     # Words as lists of symbol ids (characters outside the alphabet are left out, as HF does).
     words: list[list[int]] = []
-    counts: list[int] = []
-    for w, c in word_counts.items():
-        last = len(w) - 1
-        syms = []
-        for i, ch in enumerate(w):
-            if ch not in alphabet:
-                continue
-            s = ch
-            if i and prefix is not None:
-                s = prefix + s
-            if i == last and suffix is not None:
-                s = s + suffix
-            syms.append(add(s))
-        words.append(syms)
-        counts.append(c)
+    counts = list(word_counts.values())
+    if prefix is None and suffix is None:
+        ids = {ch: w2id[ch] for ch in alphabet}
+        complete = limit_alphabet is None  # then every character of every word is in the alphabet
+        for w in word_counts:
+            words.append([ids[ch] for ch in w] if complete else [ids[ch] for ch in w if ch in ids])
+    else:
+        for w in word_counts:
+            last = len(w) - 1
+            syms = []
+            for i, ch in enumerate(w):
+                if ch not in alphabet:
+                    continue
+                s = ch
+                if i and prefix is not None:
+                    s = prefix + s
+                if i == last and suffix is not None:
+                    s = s + suffix
+                syms.append(add(s))
+            words.append(syms)
 
-    # Initial pair counts and where each pair occurs.
-    pair_counts: dict[tuple[int, int], int] = {}
-    where: dict[tuple[int, int], set[int]] = {}
-    for wi, syms in enumerate(words):
-        c = counts[wi]
-        for pair in zip(syms, syms[1:]):
-            pair_counts[pair] = pair_counts.get(pair, 0) + c
-            s = where.get(pair)
-            if s is None:
-                where[pair] = {wi}
-            else:
-                s.add(wi)
-    heap: list = []
-    seq = 0
-    for pair, pos in where.items():
-        cnt = pair_counts[pair]
-        if cnt > 0:
-            heap.append((-cnt, pair, seq, pos))
-            seq += 1
-    heap.sort()  # a sorted list is a valid heap
-    where = defaultdict(set)
-
-    max_len = max_token_length if max_token_length is not None else float("inf")
     # Characters of the corpus each token stands for (affixes not counted), for max_token_length.
     lengths: list[int] = [len(t) for t in specials] + [1] * (len(id2w) - len(specials))
-    steps: list[BpeStep] = []
-    merges: list[tuple[str, str]] = []
-    merged_pairs: set[tuple[int, int]] = set()
-    top_pairs: list = []
-    stop_reason = "no pair left"
-    total = max(vocab_size - len(id2w), 1)
-    report(progress, 0, total, "merging")
-    while True:
-        if len(id2w) >= vocab_size:
-            stop_reason = "vocab_size reached"
-            break
-        if not heap:
-            break
-        negc, pair, _, pos = heappop(heap)
-        cnt = pair_counts[pair]
-        if -negc != cnt:
-            heappush(heap, (-cnt, pair, seq, pos))
-            seq += 1
-            continue
-        if cnt < 1:
-            break
-        if min_frequency > cnt:
-            stop_reason = "min_frequency"
-            break
-        if top_k:
-            top_pairs.append(_top_pairs(heap, pair, cnt, pair_counts, merged_pairs, top_k, id2w))
-        a, b = pair
-        left, right = id2w[a], id2w[b]
-        rest = right[len(prefix):] if prefix is not None and right.startswith(prefix) else right
-        new_token = left + rest
-        new_id = w2id.get(new_token)
-        if new_id is None:
-            new_id = add(new_token)
-            lengths.append(lengths[a] + lengths[b])
-        merges.append((left, right))
-        merged_pairs.add(pair)
-        steps.append(BpeStep(left, right, new_token, cnt))
-        new_len = lengths[new_id]
-        # Rewrite the words this entry points at; adjust the neighbours' pair counts.
-        for wi in pos:
-            w = words[wi]
-            n = len(w)
-            if n < 2:
-                continue
-            c = counts[wi]
-            i = 0
-            while i < n - 1:
-                if w[i] == a and w[i + 1] == b:
-                    if i:
-                        p = w[i - 1]
-                        k = (p, a)
-                        pair_counts[k] = pair_counts.get(k, 0) - c
-                        if lengths[p] + new_len < max_len:
-                            k = (p, new_id)
-                            pair_counts[k] = pair_counts.get(k, 0) + c
-                            where[k].add(wi)
-                    w[i] = new_id
-                    del w[i + 1]
-                    n -= 1
-                    if i < n - 1:
-                        q = w[i + 1]
-                        k = (b, q)
-                        pair_counts[k] = pair_counts.get(k, 0) - c
-                        if lengths[q] + new_len < max_len:
-                            k = (new_id, q)
-                            pair_counts[k] = pair_counts.get(k, 0) + c
-                            where[k].add(wi)
-                i += 1
-        for k, s in where.items():
-            cnt = pair_counts[k]
-            if cnt > 0:
-                heappush(heap, (-cnt, k, seq, s))
-                seq += 1
-        where = defaultdict(set)
-        if progress is not None and len(steps) % 100 == 0:
-            report(progress, len(steps), total, "merging")
+    out = merge_words(words, counts, id2w, w2id, lengths, vocab_size=vocab_size, min_frequency=min_frequency,
+                      prefix=prefix, max_token_length=max_token_length, progress=progress, top_k=top_k,
+                      step_type=BpeStep)
+    steps = out["steps"]
     report(progress, len(steps), len(steps), "done")
-    details["stop_reason"] = stop_reason
+    details["stop_reason"] = out["stop_reason"]
     if top_k:
-        details["pair_counts_top"] = top_pairs
-    return id2w, merges, steps, details
-
-
-def _top_pairs(heap, pair, count, pair_counts, merged_pairs, k, id2w) -> list[tuple[str, str, int]]:
-    """The k most frequent live pairs plus those tied with the k-th (up to ``TIE_CAP`` more), in merge order.
-
-    Every live pair has a queue entry whose count is at least its current count, so walking the
-    heap tree best-first (children after parents) can stop once entries fall below the k-th count,
-    or once k + TIE_CAP pairs are known to beat every entry not yet seen. ``pair`` (just popped,
-    about to be merged) is counted in by hand.
-    """
-    found = {pair: count}
-    best = [count]  # min-heap of the k largest counts found
-    pending = [-count]  # found counts not yet known to beat the walk's bound (max-heap)
-    secured = 0
-    aux = [(heap[0], 0)] if heap else []
-    n = len(heap)
-    while aux:
-        entry, i = heappop(aux)
-        bound = -entry[0]
-        while pending and -pending[0] >= bound:
-            heappop(pending)
-            secured += 1
-        if len(best) >= k and (bound < best[0] or secured >= k + TIE_CAP):
-            break
-        p = entry[1]
-        if p not in found and p not in merged_pairs:
-            c = pair_counts[p]
-            if c > 0:
-                found[p] = c
-                heappush(pending, -c)
-                if len(best) < k:
-                    heappush(best, c)
-                elif c > best[0]:
-                    heapreplace(best, c)
-        for j in (2 * i + 1, 2 * i + 2):
-            if j < n:
-                heappush(aux, (heap[j], j))
-    kth = best[0]
-    chosen = sorted((-c, p) for p, c in found.items() if c >= kth)[: k + TIE_CAP]
-    return [(id2w[p[0]], id2w[p[1]], -negc) for negc, p in chosen]
+        details["pair_counts_top"] = out["top_pairs"]
+    return id2w, out["merges"], steps, details
 
 
 def _build_tokenizer(id2w, merges, specials, *, byte_level, unk_token, prefix, suffix, pre_tokenizer):
