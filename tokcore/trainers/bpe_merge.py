@@ -1,23 +1,27 @@
 """The merge loop of ``train_bpe``: incremental pair counts and a lazily corrected queue, as HF's ``BpeTrainer``.
 
 Words are lists of symbol ids. A pair ``(a, b)`` is the int ``a << shift | b`` (cheaper to hash
-and compare than a tuple, same order), and a queue entry is ``(priority, seq, words)`` with
-``priority = pair - (count << 2 * shift)``: smaller is better, so the heap pops the highest count
-first and, among equal counts, the pair of smaller ids, then the entry queued first. An entry
-whose count is out of date is re-queued with the current count (keeping its words), as HF does;
-a merge rewrites only the words its entry carries and queues the pairs it created.
+and compare than a tuple, same order). A queue entry is one int too (int comparisons keep the heap
+cheap): ``(pair - (count << 2 * shift)) << SEQ_BITS | seq``, smaller is better, so the heap pops the
+highest count first, among equal counts the pair of smaller ids, then the entry queued first; the
+words an entry carries are kept beside it, by ``seq``. An entry whose count is out of date is
+re-queued with the current count (keeping its words), as HF does; a merge rewrites only the words
+its entry carries and queues the pairs it created.
 
 Left out: building the alphabet and the words (``trainers.bpe``).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from heapq import heapify, heappop, heappush, heapreplace
 from typing import Any
 
 from .base import report
 
 TIE_CAP = 20  # pairs tied with the k-th most frequent one are listed up to this many more
+SEQ_BITS = 48  # queue entries are numbered below 2**48
+SEQ_MASK = (1 << SEQ_BITS) - 1
 
 
 def merge_words(words: list[list[int]], counts: list[int], id2w: list[str], w2id: dict[str, int],
@@ -46,12 +50,14 @@ def merge_words(words: list[list[int]], counts: list[int], id2w: list[str], w2id
             else:
                 pc[k] = c
                 where[k] = {wi}
-    heap: list = []
+    heap: list[int] = []
+    pos_of: dict[int, Any] = {}  # seq -> the words of that queue entry
     seq = 0
     for k, pos in where.items():
         cnt = pc[k]
         if cnt > 0:
-            heap.append((k - (cnt << kshift), seq, pos))
+            heap.append((k - (cnt << kshift)) << SEQ_BITS | seq)
+            pos_of[seq] = pos
             seq += 1
     heapify(heap)
 
@@ -71,14 +77,17 @@ def merge_words(words: list[list[int]], counts: list[int], id2w: list[str], w2id
             break
         if not heap:
             break
-        prio, _, pos = heap[0]
+        entry = heap[0]
+        prio = entry >> SEQ_BITS
         k = prio & kmask
         cnt = pc[k]
         if prio != k - (cnt << kshift):
-            heapreplace(heap, (k - (cnt << kshift), seq, pos))
+            heapreplace(heap, (k - (cnt << kshift)) << SEQ_BITS | seq)
+            pos_of[seq] = pos_of.pop(entry & SEQ_MASK)
             seq += 1
             continue
         heappop(heap)
+        pos = pos_of.pop(entry & SEQ_MASK)
         if cnt < 1:
             break
         if min_frequency > cnt:
@@ -87,6 +96,7 @@ def merge_words(words: list[list[int]], counts: list[int], id2w: list[str], w2id
         if top_k:
             top_pairs.append(_top_pairs(heap, k, cnt, pc, merged_pairs, top_k, id2w, shift))
         a, b = k >> shift, k & low
+        same = a == b
         left, right = id2w[a], id2w[b]
         rest = right[len(prefix):] if prefix is not None and right.startswith(prefix) else right
         new_token = left + rest
@@ -100,8 +110,9 @@ def merge_words(words: list[list[int]], counts: list[int], id2w: list[str], w2id
         steps.append(step_type(left, right, new_token, cnt))
         new_len = lengths[new_id]
         new_left = new_id << shift  # the key of (new, q) is new_left | q
-        created: dict[int, set] = {}
-        # Rewrite the words this entry points at; adjust the neighbours' pair counts.
+        created: defaultdict = defaultdict(list)  # new pair -> words (repeats are harmless)
+        # Rewrite the words this entry points at; adjust the neighbours' pair counts. Every pair
+        # adjacent in a word has a count, except one a length limit kept out: hence ``get``.
         for wi in pos:
             w = words[wi]
             m = w.count(a)  # the left symbols still to look at (an entry's words may have changed since)
@@ -110,14 +121,13 @@ def merge_words(words: list[list[int]], counts: list[int], id2w: list[str], w2id
             n = len(w)
             c = counts[wi]
             i = 0
-            index = w.index
             while m:
-                i = index(a, i)
+                i = w.index(a, i)
                 m -= 1
                 if i + 1 == n or w[i + 1] != b:
                     i += 1
                     continue
-                if a == b:
+                if same:
                     m -= 1  # the right symbol was a left one too
                 if i:
                     p = w[i - 1]
@@ -126,10 +136,7 @@ def merge_words(words: list[list[int]], counts: list[int], id2w: list[str], w2id
                     if unlimited or lengths[p] + new_len < max_len:
                         key |= new_id
                         pc[key] = get(key, 0) + c
-                        if key in created:
-                            created[key].add(wi)
-                        else:
-                            created[key] = {wi}
+                        created[key].append(wi)
                 w[i] = new_id
                 del w[i + 1]
                 n -= 1
@@ -140,15 +147,13 @@ def merge_words(words: list[list[int]], counts: list[int], id2w: list[str], w2id
                     if unlimited or lengths[q] + new_len < max_len:
                         key = new_left | q
                         pc[key] = get(key, 0) + c
-                        if key in created:
-                            created[key].add(wi)
-                        else:
-                            created[key] = {wi}
+                        created[key].append(wi)
                 i += 1
         for key, s in created.items():
             cnt = pc[key]
             if cnt > 0:
-                heappush(heap, (key - (cnt << kshift), seq, s))
+                heappush(heap, (key - (cnt << kshift)) << SEQ_BITS | seq)
+                pos_of[seq] = s
                 seq += 1
         if progress is not None and len(steps) % 100 == 0:
             report(progress, len(steps), total, "merging")
@@ -173,13 +178,14 @@ def _top_pairs(heap, pair, count, pc, merged_pairs, k, id2w, shift) -> list[tupl
     n = len(heap)
     while aux:
         entry, i = heappop(aux)
-        bound = -(entry[0] >> kshift)
+        prio = entry >> SEQ_BITS
+        bound = -(prio >> kshift)
         while pending and -pending[0] >= bound:
             heappop(pending)
             secured += 1
         if len(best) >= k and (bound < best[0] or secured >= k + TIE_CAP):
             break
-        p = entry[0] & kmask
+        p = prio & kmask
         if p not in found and p not in merged_pairs:
             c = pc[p]
             if c > 0:
