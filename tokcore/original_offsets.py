@@ -27,8 +27,11 @@ class OriginalMapper:
             n = len(view)
             if fast and len(raw) == n and self.starts == list(range(n)) and self.ends == list(range(1, n + 1)):
                 # Character i came from character i: byte-identical when every character kept its
-                # UTF-8 length (always so for ASCII on both sides).
-                if (view.isascii() and raw.isascii()) or byte_table(view) == byte_table(raw):
+                # UTF-8 length (always so for ASCII on both sides) and no changed character has
+                # more than one byte (a span cutting a changed character covers all of it).
+                if (view.isascii() and raw.isascii()) or (
+                        byte_table(view) == byte_table(raw)
+                        and all(a < "\x80" for a, b in zip(view, raw) if a != b)):
                     self.identity = True
                     return
             self.view_table = byte_table(view)
