@@ -98,10 +98,19 @@ def _guess_model_type(data: dict) -> str | None:
     return None
 
 
+#: Bumped whenever an attribute of any component is set, so that plans built from a pipeline's
+#: options (``tokcore.fast_lane``) can tell they are stale with one comparison per call.
+GENERATION = [0]
+
+
 class Component:
     """Shared behaviour of every pipeline stage: a type tag and dict (de)serialization."""
 
     type_name: ClassVar[str] = ""
+
+    def __setattr__(self, name: str, value) -> None:
+        GENERATION[0] += 1
+        object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict:
         """The component as a JSON-ready dict with HF's keys and ``"type"`` tag."""

@@ -71,6 +71,10 @@ class Encoding:
         self.sequence_ids = [seq] * len(self.ids)
 
 
+def _none() -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class EncodeResult:
     """The result of one encoding: parallel lists, one entry per token.
@@ -80,15 +84,21 @@ class EncodeResult:
     ``None`` unless ``return_masks=True``. ``word_ids`` and ``sequence_ids`` are always filled
     (``None`` for inserted tokens). ``tokenization_text`` (and ``tokenization_text_pair``) are
     the texts the offsets point into.
+
+    A result from the single-text fast lane (``tokcore.fast_lane``) fills ``ids`` at once and
+    the other lists on first read, from the per-word data it keeps (as HF tokenizers builds its
+    Python lists on first access); the values are the same either way.
     """
 
     ids: list[int]
     tokens: list[str]
-    offsets: Optional[list[Span]] = None
-    original_offsets: Optional[list[Span]] = None
-    special_tokens_mask: Optional[list[int]] = None
-    attention_mask: Optional[list[int]] = None
-    token_type_ids: Optional[list[int]] = None
+    # Defaults through factories: a plain default would be a class attribute, which hides a
+    # field that a lazy result has not filled yet from ``__getattr__``.
+    offsets: Optional[list[Span]] = field(default_factory=_none)
+    original_offsets: Optional[list[Span]] = field(default_factory=_none)
+    special_tokens_mask: Optional[list[int]] = field(default_factory=_none)
+    attention_mask: Optional[list[int]] = field(default_factory=_none)
+    token_type_ids: Optional[list[int]] = field(default_factory=_none)
     word_ids: list[Optional[int]] = field(default_factory=list)
     sequence_ids: list[Optional[int]] = field(default_factory=list)
     overflowing: list["EncodeResult"] = field(default_factory=list)
@@ -96,6 +106,32 @@ class EncodeResult:
     tokenization_text_pair: Optional[str] = None
     raw_text: str = ""
     raw_text_pair: Optional[str] = None
+
+    @classmethod
+    def _lazy(cls, source, **eager) -> "EncodeResult":
+        """A result with ``eager`` fields set now and the rest from ``source.fields()`` on first read."""
+        self = object.__new__(cls)
+        d = self.__dict__
+        d.update(eager)
+        d["_source"] = source
+        return self
+
+    def __getattr__(self, name: str):
+        # Only reached for a field a lazy result has not filled yet (or a missing attribute).
+        d = self.__dict__
+        source = d.get("_source")
+        if source is None or name not in _LAZY_FIELDS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        for key, value in source.fields().items():
+            d.setdefault(key, value)
+        del d["_source"]
+        return d[name]
+
+    def __getstate__(self) -> dict:
+        # Pickled (by encode_batch's worker processes) with every list filled in.
+        if "_source" in self.__dict__:
+            self.__getattr__("tokens")
+        return dict(self.__dict__)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -153,3 +189,8 @@ def contract_span(span: Optional[tuple[int, int]]) -> Span:
     if span is None:
         return SENTINEL
     return (span[0] + 1, span[1] + 1)
+
+
+# Filled on first read in a lazy result; the others (ids, overflowing, the texts) are always set.
+_LAZY_FIELDS = frozenset(("tokens", "offsets", "original_offsets", "special_tokens_mask", "attention_mask",
+                          "token_type_ids", "word_ids", "sequence_ids"))

@@ -285,6 +285,17 @@ def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: i
 
     Returns the next word index, or ``None`` (nothing appended) when the fast path does not apply.
     """
+    found = word_entries(plan, seg, byte_start)
+    if found is None:
+        return None
+    return emit_words(found, seg, byte_start, table, char_start, view_ascii, ids, values, spans, words, word,
+                      need_spans)
+
+
+def word_entries(plan: WordPlan, seg: str, byte_start: int) -> tuple | None:
+    """``(entries, words, starts, prefixed)`` of segment ``seg`` (first byte ``byte_start``), or
+    ``None`` when the fast path does not apply. ``starts`` is ``None`` when the words cover the
+    segment from its start; ``prefixed`` says the pre-tokenizer inserted its prefix character."""
     prefixed = plan.prefix is not None and plan.needs_prefix(seg)
     # An inserted prefix character takes part in the split (it can change the first word), so the
     # finder sees it; every position then moves back by one and the first word carries it.
@@ -292,19 +303,30 @@ def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: i
     if found is None:
         return None
     found_words, starts = found
-    if not found_words:
+    ents = list(map(plan.cache.get, found_words))
+    if None in ents:  # cache misses
+        ents = [e or _entry(plan, w, False, 1) for e, w in zip(ents, found_words)]
+    if not ents:
+        pass
+    elif prefixed:
+        ents[0] = _entry(plan, found_words[0][1:], True, 0)
+    elif plan.origin_matters and byte_start == 0 and (starts is None or starts[0] == 0):
+        ents[0] = _entry(plan, found_words[0], True, 0)
+    return ents, found_words, starts, prefixed
+
+
+def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
+               ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True) -> int:
+    """Append the tokens of ``word_entries``' result for ``seg`` (arguments as ``encode_words``);
+    returns the next word index."""
+    ents, found_words, starts, prefixed = found
+    if not ents:
         return word
     if starts is None and (prefixed or view_ascii or table is not None) and len(found_words) > 1:
         starts = list(accumulate(map(len, found_words), initial=0))
         starts.pop()
-    get = plan.cache.get
-    ents = [get(w) or _entry(plan, w, False, 1) for w in found_words]
-    if prefixed:
-        ents[0] = _entry(plan, found_words[0][1:], True, 0)
-        if starts is not None:
-            starts = [0, *[x - 1 for x in starts[1:]]]
-    elif plan.origin_matters and byte_start == 0 and (starts is None or starts[0] == 0):
-        ents[0] = _entry(plan, found_words[0], True, 0)
+    if prefixed and starts is not None:
+        starts = [0, *[x - 1 for x in starts[1:]]]
     if need_spans:
         # Byte where each word starts.
         if starts is None:

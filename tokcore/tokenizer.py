@@ -21,6 +21,7 @@ from .components import Decoder, Model, Normalizer, PostProcessor, PreTokenizer,
 from .encoding import EncodeResult, Encoding
 from .errors import UnknownIdError, WrongTypeError, check_text
 from .fast_encode import byte_table, encode_words, word_plan
+from .fast_lane import lane_for
 from .normalized import NormalizedString
 from .offsets import SENTINEL
 from .original_offsets import OriginalMapper
@@ -60,6 +61,17 @@ class Tokenizer:
         self.padding = _trunc.check_padding_settings(padding)
         self.name = name
         self.added_vocabulary = AddedVocabulary(added_tokens, normalize=self._normalize_content)
+
+    def __getstate__(self) -> dict:
+        # Copies and pickles rebuild their own lane (it holds closures over this tokenizer's stages).
+        state = dict(self.__dict__)
+        state.pop("_lane", None)
+        return state
+
+    def __setattr__(self, name: str, value) -> None:
+        # A replaced stage (or any other setting) makes the single-text fast lane stale.
+        self.__dict__.pop("_lane", None)
+        object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ vocabulary
     def _normalize_content(self, content: str) -> str:
@@ -242,6 +254,13 @@ class Tokenizer:
         """Encode ``text`` (and ``text_pair``) into one frozen ``EncodeResult``; see ``tokcore.encode_result``."""
         if (text_pair is None and truncation is None and padding is None and self.truncation is None
                 and self.padding is None and self.fast and isinstance(text, str)):
+            lane = lane_for(self)
+            if lane is not None:
+                res = lane.encode(self, text, return_offsets=return_offsets, return_masks=return_masks,
+                                  add_special_tokens=add_special_tokens, assume_normalized=assume_normalized,
+                                  split_special_tokens=split_special_tokens)
+                if res is not None:
+                    return res
             # Nothing to truncate or pad: encode_batch's steps reduce to these three.
             # Without offsets the spans are never read (post-processors only move them), so the
             # fast path leaves them out; the fresh Encoding's lists go to the result uncopied.

@@ -1,0 +1,207 @@
+"""The single-text fast lane (``tokcore.fast_lane``) pinned to the general path.
+
+A lane result fills its lists on first read; it must equal, field for field, what the
+reference pipeline (``Tokenizer.fast = False``) returns, for every option of ``encode_result``,
+across normalizers that keep characters in place and post-processors that only add specials.
+Also: the lane really engages on plain text, results stay frozen when the tokenizer changes
+after encoding, and lazy results pickle, copy and compare like eager ones.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+
+import pytest
+from conftest import require_shared
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tokcore
+from tokcore import normalizers as N
+from tokcore import post_processors as PP
+from tokcore.fast_lane import lane_for, same_place_view
+from tokcore.normalized import NormalizedString
+
+FILES = ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json",
+         "trained/roberta_bytelevel.json", "trained/bert_cased_wordpiece.json"]
+
+# Mostly ASCII (the lane's ground), with what sends a text down the general path: added tokens,
+# controls, runs of spaces, tabs, non-ASCII letters.
+WORDS = ["hello", "qq", "Hello", "WORLD", "it's", "don't", " ", "  ", "\t", "\n", ".", ",", "!", "?", "42", "x",
+         "<|endoftext|>", "[CLS]", "[SEP]", "[MASK]", "</s>", "<s>", "<unk>", "\x00", "\x7f", "é", "▁", "Ġ"]
+texts = (st.lists(st.sampled_from(WORDS), max_size=20).map("".join)
+         | st.text(st.characters(max_codepoint=127), max_size=40))
+
+_LOADED: dict[str, tuple] = {}
+
+
+def pair_for(name: str):
+    if name not in _LOADED:
+        path = require_shared("reference", "hf", *name.split("/"))
+        fast, ref = tokcore.load(path), tokcore.load(path)
+        for t in (fast, ref):
+            t.truncation = t.padding = None
+        ref.fast = False
+        _LOADED[name] = (fast, ref)
+    return _LOADED[name]
+
+
+def check_same(fast, ref, text):
+    for kw in ({}, {"add_special_tokens": False}, {"split_special_tokens": True}):
+        for offsets in (True, False):
+            a = fast.encode_result(text, return_offsets=offsets, return_masks=True, **kw)
+            b = ref.encode_result(text, return_offsets=offsets, return_masks=True, **kw)
+            assert a == b, (text, kw, offsets)
+    view = ref.tokenization_view(text)
+    a = fast.encode_result(view, assume_normalized=True, return_offsets=True, return_masks=True)
+    assert a == ref.encode_result(view, assume_normalized=True, return_offsets=True, return_masks=True)
+
+
+@pytest.mark.parametrize("name", FILES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_lane_equals_reference_on_reference_files(name, text):
+    fast, ref = pair_for(name)
+    check_same(fast, ref, text)
+
+
+NORMALIZERS = {
+    "none": None,
+    "lowercase": N.Lowercase(),
+    "bert": N.BertNormalizer(),
+    "bert-cased": N.BertNormalizer(lowercase=False, strip_accents=True),
+    "bert-raw": N.BertNormalizer(clean_text=False),
+    "nfkc+replace": N.Sequence([N.NFKC(), N.Replace({"String": "  "}, " ")]),
+    "nfd+strip-accents": N.Sequence([N.NFD(), N.StripAccents(), N.Lowercase()]),
+    "replace-regex": N.Replace({"Regex": r"q+"}, "Q"),
+    "strip": N.Strip(),  # moves characters: never in the lane
+}
+PROCESSORS = {
+    "none": None,
+    "bytelevel-trim": PP.ByteLevel(trim_offsets=True),
+    "bytelevel-keep": PP.ByteLevel(trim_offsets=False),
+    "bert": PP.BertProcessing(sep=("[SEP]", 102), cls=("[CLS]", 101)),
+    "roberta": PP.RobertaProcessing(sep=("</s>", 2), cls=("<s>", 0), trim_offsets=True, add_prefix_space=True),
+    "template": PP.TemplateProcessing(single="[CLS] $A:1 [SEP] [SEP]", pair="$A $B",
+                                      special_tokens=[("[CLS]", 101), ("[SEP]", 102)]),
+}
+
+
+_VARIANTS: dict[tuple, tuple] = {}
+
+
+def _variant(base: str, norm: str, proc: str):
+    """(fast, reference) tokenizers: ``base``'s model, pre-tokenizer and added tokens with another
+    normalizer and post-processor (the model is shared: its results do not depend on the path)."""
+    key = (base, norm, proc)
+    if key not in _VARIANTS:
+        fast, _ = pair_for(base)
+        pair = []
+        for is_fast in (True, False):
+            t = tokcore.Tokenizer(fast.model, normalizer=copy.deepcopy(NORMALIZERS[norm]),
+                                  pre_tokenizer=copy.deepcopy(fast.pre_tokenizer),
+                                  post_processor=copy.deepcopy(PROCESSORS[proc]),
+                                  added_tokens=list(fast.added_vocabulary))
+            t.fast = is_fast
+            pair.append(t)
+        _VARIANTS[key] = tuple(pair)
+    return _VARIANTS[key]
+
+
+@pytest.mark.parametrize("base", ["gpt2/tokenizer.json", "minilm/tokenizer.json"])
+@pytest.mark.parametrize("norm", list(NORMALIZERS))
+@pytest.mark.parametrize("proc", list(PROCESSORS))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_lane_equals_reference_on_variants(base, norm, proc, text):
+    fast, ref = _variant(base, norm, proc)
+    check_same(fast, ref, text)
+    check_same(fast, ref, "Hello, world! It's 42.")  # a text the lane takes for every normalizer but Strip
+
+
+@pytest.mark.parametrize("norm", list(NORMALIZERS))
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(st.characters(max_codepoint=127), max_size=30) | st.text(max_size=10))
+def test_same_place_view_agrees_with_the_normalizer(norm, text):
+    normalizer = NORMALIZERS[norm]
+    view = same_place_view(normalizer, text)
+    if view is None:
+        return
+    ns = NormalizedString(text) if normalizer is None else normalizer.normalize(NormalizedString(text))
+    assert ns.normalized == view
+    assert ns.alignments() == [(i, i + 1) for i in range(len(text))]
+    assert len(view.encode()) == len(text.encode())
+
+
+def test_same_place_view_takes_plain_text_and_refuses_moves():
+    for name, normalizer in NORMALIZERS.items():
+        view = same_place_view(normalizer, "Hello world")
+        assert (view is None) == (name == "strip"), name
+    assert same_place_view(N.BertNormalizer(), "a\x00b") is None  # the control is dropped
+    assert same_place_view(N.BertNormalizer(), "A\tb") == "a b"
+    assert same_place_view(N.Lowercase(), "É") is None  # not ASCII: the general path decides
+    assert same_place_view(None, "É") == "É"
+
+
+@pytest.mark.parametrize("name", ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json"])
+def test_lane_engages_on_plain_text_and_fills_lists_on_first_read(name):
+    fast, ref = pair_for(name)
+    assert lane_for(fast) is not None
+    res = fast.encode_result("The quick brown fox, it's 42.", return_offsets=True)
+    assert "_source" in res.__dict__ and "offsets" not in res.__dict__  # ids now, the rest later
+    assert res.offsets == ref.encode_result("The quick brown fox, it's 42.", return_offsets=True).offsets
+    assert "_source" not in res.__dict__
+    # Text the lane leaves alone still gives the reference result.
+    for text in ("<|endoftext|> [CLS] </s>", "", "naïve café"):
+        check_same(fast, ref, text)
+
+
+def test_results_stay_as_encoded_when_the_tokenizer_changes():
+    fast, ref = pair_for("gpt2/tokenizer.json")
+    tok, reference = copy.deepcopy(fast), copy.deepcopy(ref)
+    text = "Hello there, world"
+    res = tok.encode_result(text, return_offsets=True)  # lists not read yet
+    want = reference.encode_result(text, return_offsets=True)
+    tok.post_processor.trim_offsets = False  # an option of a stage...
+    reference.post_processor.trim_offsets = False
+    assert res == want  # ...does not reach a result made before
+    assert tok.encode_result(text, return_offsets=True) == reference.encode_result(text, return_offsets=True)
+    assert tok.encode_result(text, return_offsets=True).offsets != want.offsets  # the lane saw the change
+    tok.post_processor = reference.post_processor = PP.TemplateProcessing(
+        single="<|endoftext|> $A", pair="$A $B", special_tokens=[("<|endoftext|>", 50256)])
+    assert tok.encode_result(text, return_offsets=True) == reference.encode_result(text, return_offsets=True)
+    tok.pre_tokenizer.add_prefix_space = reference.pre_tokenizer.add_prefix_space = True
+    assert tok.encode_result(text, return_offsets=True) == reference.encode_result(text, return_offsets=True)
+
+
+def test_lazy_results_pickle_copy_compare_and_stay_frozen():
+    fast, ref = pair_for("minilm/tokenizer.json")
+    text = "Lazy lists, read later."
+    want = ref.encode_result(text, return_offsets=True, return_masks=True)
+
+    def fresh():
+        return fast.encode_result(text, return_offsets=True, return_masks=True)
+
+    assert pickle.loads(pickle.dumps(fresh())) == want
+    assert copy.deepcopy(fresh()) == want and copy.copy(fresh()) == want
+    assert dataclasses.replace(fresh(), ids=[1]).tokens == want.tokens
+    assert repr(fresh()) == repr(want)
+    assert fresh().to_dict() == want.to_dict()
+    assert fresh().char_to_token(1) == want.char_to_token(1) and fresh().position_ids == want.position_ids
+    res = fresh()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.offsets = []  # type: ignore[misc]
+    assert not hasattr(res, "not_a_field")
+    batch = fast.encode_batch([text, text], return_offsets=True, return_masks=True, processes=2)
+    assert batch == [want, want]
+
+
+def test_a_cut_inside_a_changed_character_covers_all_of_it_on_both_paths():
+    # Lower-casing "Ġ" (two bytes) to "ġ" keeps every position, but a byte-level token holding one
+    # of its bytes maps back to the whole raw character, fast path or not.
+    fast, ref = _variant("gpt2/tokenizer.json", "lowercase", "none")
+    res = fast.encode_result("helloĠ", return_offsets=True)
+    assert res == ref.encode_result("helloĠ", return_offsets=True)
+    assert res.original_offsets[-2:] == [(6, 8), (6, 8)]

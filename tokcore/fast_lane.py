@@ -1,0 +1,187 @@
+"""The single-text fast lane of ``encode_result``: token ids now, every other list on first read.
+
+Most calls encode one plain text: no pair, nothing to truncate or pad, no added token inside,
+a normalizer that leaves every character where it was (ASCII text lower-cased, cleaned by
+BERT's rules, through a Unicode form; a ``Replace`` that finds nothing), a pre-tokenizer and
+model with a word plan (``tokcore.fast_encode``) and a post-processor that only puts special
+tokens around the sequence and may trim byte-level spans. For such a call the ids are the
+cached ids of the text's words between the template's special ids: one regex pass and one
+dict lookup per word. The lane computes those at once and keeps the words' cached entries; the
+result fills tokens, offsets, masks and word ids on first read by running the usual steps on
+those entries (``emit_words``, then the post-processor on a private copy), as HF tokenizers
+builds its Python lists on first access. The values are the general path's by construction,
+and ``tests/test_fast_lane.py`` compares the two on random text.
+
+Left out: pairs, windows, padding, added tokens in the text, texts whose normalization moves
+characters, dropout; those take the general path in ``tokcore.tokenizer``.
+"""
+
+from __future__ import annotations
+
+import copy
+from itertools import chain
+
+from . import components
+from .encoding import EncodeResult, Encoding
+from .errors import check_text
+from .fast_encode import emit_words, word_entries, word_plan
+from .offsets import SENTINEL
+
+_IDS_OF = __import__("operator").itemgetter(0)
+
+
+# -- normalization that moves nothing ----------------------------------------------------------
+
+
+def same_place_view(normalizer, text: str) -> str | None:
+    """The normalized ``text`` when normalization keeps every character in place with its UTF-8
+    length (an identity alignment), else ``None`` (the general path decides).
+
+    ``same_place_view(Lowercase(), "Hi") == "hi"``; ``same_place_view(Strip(), " a") is None``.
+    """
+    if normalizer is None:
+        return text
+    if not text.isascii():
+        return None
+    return _ascii_view(normalizer, text)
+
+
+def _ascii_view(normalizer, text: str) -> str | None:
+    from . import normalizers as n
+
+    t = type(normalizer)
+    if t is n.Sequence:
+        for child in normalizer.normalizers:
+            text = _ascii_view(child, text)
+            if text is None:
+                return None
+        return text
+    if t in (n.NFC, n.NFD, n.NFKC, n.NFKD, n.StripAccents):
+        return text  # ASCII is fixed by every Unicode form and has no combining mark
+    if t is n.Lowercase:
+        return text.lower()
+    if t is n.Replace:
+        return text if normalizer._rx.search(text) is None else None
+    if t is n.BertNormalizer:
+        if normalizer.clean_text:
+            text = text.translate(n._SPACE_TABLE)
+            if not text.isprintable():
+                return None  # a control character to drop: positions move
+        # Chinese characters and accents are not ASCII.
+        return text.lower() if normalizer.lowercase else text
+    return None
+
+
+# -- the lane ------------------------------------------------------------------------------------
+
+
+class Lane:
+    """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
+
+    __slots__ = ("plan", "processor", "with_specials", "without_specials")
+
+    def __init__(self, plan, processor, with_specials, without_specials):
+        self.plan = plan
+        self.processor = processor  # a private copy: a later change to the tokenizer's cannot reach results
+        self.with_specials = with_specials  # (ids before, ids after) the sequence
+        self.without_specials = without_specials
+
+    def encode(self, tok, text: str, *, return_offsets: bool, return_masks: bool, add_special_tokens: bool,
+               assume_normalized: bool, split_special_tokens: bool) -> EncodeResult | None:
+        """The result for ``text``, or ``None`` when the lane does not apply to it."""
+        check_text(text)
+        view = text if assume_normalized else same_place_view(tok.normalizer, text)
+        if not view:
+            return None
+        av = tok.added_vocabulary
+        if len(av):
+            # Any added token in the text sends it down the general path.
+            raw_rx = av._matcher(False, split_special_tokens).rx
+            norm_rx = av._matcher(True, split_special_tokens).rx
+            if raw_rx is not None and raw_rx.search(text) is not None:
+                return None
+            if norm_rx is not None and norm_rx.search(view) is not None:
+                return None
+        found = word_entries(self.plan, view, 0)
+        if found is None:
+            return None
+        before, after = self.with_specials if add_special_tokens else self.without_specials
+        ids = list(before)
+        ids.extend(chain.from_iterable(map(_IDS_OF, found[0])))
+        if after:
+            ids.extend(after)
+        source = _Rest(self.processor, found, view, add_special_tokens, return_offsets, return_masks)
+        return EncodeResult._lazy(source, ids=ids, overflowing=[], tokenization_text=view,
+                                  tokenization_text_pair=None, raw_text=text, raw_text_pair=None)
+
+
+class _Rest:
+    """The lists of a lane result other than ids, made on first read."""
+
+    __slots__ = ("add", "found", "masks", "offsets", "processor", "view")
+
+    def __init__(self, processor, found, view, add, offsets, masks):
+        self.processor, self.found, self.view = processor, found, view
+        self.add, self.offsets, self.masks = add, offsets, masks
+
+    def fields(self) -> dict:
+        from .post_processors import post_process
+
+        ids: list = []
+        values: list = []
+        spans: list = []
+        words: list = []
+        view = self.view
+        emit_words(self.found, view, 0, None, 0, view.isascii(), ids, values, spans, words, 0, self.offsets)
+        n = len(ids)
+        enc = Encoding(ids, values, spans, [0] * n, [0] * n, words, [0] * n, [1] * n)
+        enc = post_process(self.processor, enc, None, self.add)
+        offsets = original = None
+        if self.offsets:
+            offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in enc.spans]
+            original = list(offsets)  # the view has the raw text's characters in place: same spans
+        masks = self.masks
+        return {
+            "tokens": enc.tokens,
+            "offsets": offsets,
+            "original_offsets": original,
+            "special_tokens_mask": enc.special if masks else None,
+            "attention_mask": enc.attention if masks else None,
+            "token_type_ids": enc.type_ids if masks else None,
+            "word_ids": enc.word_ids,
+            "sequence_ids": enc.sequence_ids,
+        }
+
+
+def lane_for(tok) -> Lane | None:
+    """The tokenizer's lane (``None``: no lane for this pipeline). ``Tokenizer`` drops it when a
+    stage is replaced; it is rebuilt when an option of any stage changes (``components.GENERATION``)."""
+    held = tok.__dict__.get("_lane")
+    if held is not None and held[0] == components.GENERATION[0]:
+        return held[1]
+    lane = _build(tok)
+    tok.__dict__["_lane"] = (components.GENERATION[0], lane)
+    return lane
+
+
+def _build(tok) -> Lane | None:
+    from . import post_processors as pp
+
+    plan = word_plan(tok)
+    if plan is None:
+        return None
+    processor = tok.post_processor
+    if processor is None:
+        ends = ((), ())
+        return Lane(plan, None, ends, ends)
+    if type(processor) not in (pp.TemplateProcessing, pp.BertProcessing, pp.RobertaProcessing, pp.ByteLevel):
+        return None
+    sides = []
+    for add in (True, False):
+        parts = processor._single_parts(Encoding(), add)  # on an empty encoding: no trimming to undo
+        if parts is None or [p[0] for p in parts].count("A") != 1:
+            return None
+        at = next(i for i, p in enumerate(parts) if p[0] == "A")
+        sides.append((tuple(chain.from_iterable(p[1] for p in parts[:at])),
+                      tuple(chain.from_iterable(p[1] for p in parts[at + 1:]))))
+    return Lane(plan, copy.deepcopy(processor), sides[0], sides[1])
