@@ -4,8 +4,7 @@ Symbols are ids (``names[i]`` is the text) and a pair ``(x, y)`` is the int ``x 
 so the many dictionary look-ups of re-scoring hash plain ints. Each step takes the pair of highest
 ``count / (f(left) * f(right))``, ties to the pair seen first (words in first-seen order, pairs
 left to right). A merge touches only the words containing the pair, and re-scores only the pairs
-whose count, first occurrence or symbol frequencies changed; their older heap entries become stale
-(a version number per pair tells).
+whose count, first occurrence or symbol frequencies changed; their older heap entries become stale.
 
 Left out: the trainer's options, records and tokenizer (``trainers.wordpiece``).
 """
@@ -13,6 +12,7 @@ Left out: the trainer's options, records and tokenizer (``trainers.wordpiece``).
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from functools import partial
 
 PAIR_SHIFT = 32  # symbol ids stay below 2**32
@@ -41,8 +41,6 @@ class WordPieceMerger:
         self.first: dict[int, int] = {}  # word * width + offset of the pair's first occurrence
         self.left_of: dict[int, set] = {}  # symbol -> the pairs it is the left of
         self.right_of: dict[int, set] = {}
-        self.version: dict[int, int] = {}
-        self.tick = 0
         freq, pair_count, pair_words, first = self.freq, self.pair_count, self.pair_words, self.first
         for w, (syms, c) in enumerate(zip(self.words, self.counts)):
             for s in syms:
@@ -74,41 +72,47 @@ class WordPieceMerger:
         return i
 
     # ------------------------------------------------------------------ heap
+    # An entry is (-key, first, pair). Every change to a pair's count, first occurrence or symbol
+    # frequencies queues a fresh entry, so an entry is valid exactly when it still describes the
+    # pair: no version numbers to keep (an identical older entry is as good as the newest).
+    def _key(self, pair: int, p: int) -> int:
+        freq = self.freq
+        return -((p << self.shift) // (freq[pair >> PAIR_SHIFT] * freq[pair & ((1 << PAIR_SHIFT) - 1)]))
+
     def _score(self, pairs, heapify: bool = False) -> None:
-        """(Re)score ``pairs``: a fresh heap entry each, older entries of them become stale."""
-        pair_count, freq, first, version = self.pair_count, self.freq, self.first, self.version
-        tick, min_frequency, shift = self.tick, max(1, self.min_frequency), self.shift
-        low = (1 << PAIR_SHIFT) - 1
+        """Queue a fresh entry for each of ``pairs`` still counted often enough (older ones become stale)."""
+        pair_count, freq, first, shift = self.pair_count, self.freq, self.first, self.shift
+        min_frequency, low = max(1, self.min_frequency), (1 << PAIR_SHIFT) - 1
+        entries = [(-((p << shift) // (freq[q >> PAIR_SHIFT] * freq[q & low])), first[q], q)
+                   for q in pairs if (p := pair_count.get(q, 0)) >= min_frequency]
         heap = self.heap
-        put = heap.append if heapify else partial(heapq.heappush, heap)
-        for pair in pairs:
-            p = pair_count.get(pair)
-            if p is None:
-                continue
-            tick += 1
-            version[pair] = tick
-            if p >= min_frequency:
-                put((-((p << shift) // (freq[pair >> PAIR_SHIFT] * freq[pair & low])), first[pair], tick, pair))
-        self.tick = tick
         if heapify:
+            heap.extend(entries)
             heapq.heapify(heap)
+        else:
+            deque(map(partial(heapq.heappush, heap), entries), maxlen=0)  # push them all, at C speed
 
     def _pop_valid(self):
-        heap, version = self.heap, self.version
+        heap, pair_count, first = self.heap, self.pair_count, self.first
+        min_frequency = max(1, self.min_frequency)
         while heap:
             entry = heapq.heappop(heap)
-            if version.get(entry[3]) == entry[2]:
+            negkey, at, pair = entry
+            p = pair_count.get(pair)
+            if p is not None and p >= min_frequency and first[pair] == at and self._key(pair, p) == negkey:
                 return entry
         return None
 
     def top(self, k: int) -> list[tuple]:
         """The ``k`` best candidates, in selection order, as ``(left, right, count, f(left), f(right), score)``."""
-        got = []
+        got, seen = [], set()
         while len(got) < k:
             entry = self._pop_valid()
             if entry is None:
                 break
-            got.append(entry)
+            if entry[2] not in seen:  # an identical copy of a listed entry can go
+                seen.add(entry[2])
+                got.append(entry)
         for entry in got:
             heapq.heappush(self.heap, entry)
         rows = []
@@ -124,7 +128,7 @@ class WordPieceMerger:
         entry = self._pop_valid()
         if entry is None:
             return None
-        pair = entry[3]
+        pair = entry[2]
         a, b = pair >> PAIR_SHIFT, pair & ((1 << PAIR_SHIFT) - 1)
         left, right = self.names[a], self.names[b]
         count = self.pair_count[pair]
@@ -203,7 +207,6 @@ class WordPieceMerger:
 
     def _drop_pair(self, pair: int) -> None:
         del self.pair_count[pair], self.pair_words[pair], self.first[pair]
-        self.version.pop(pair, None)
         self.left_of[pair >> PAIR_SHIFT].discard(pair)
         self.right_of[pair & ((1 << PAIR_SHIFT) - 1)].discard(pair)
 
