@@ -15,8 +15,10 @@
 4. Finalize: every character, then the best-scored pieces up to ``vocab_size`` (special
    tokens first, with score 0).
 
-Each pruning round is a frozen ``UnigramStep``. The classroom computations ``unigram_loss`` and
-``unigram_removal_losses`` live in ``unigram_loss.py`` (re-exported here).
+Each pruning round is a frozen ``UnigramStep``. The word lattices with forward-backward and
+Viterbi live in ``unigram_lattice.py``, the pruning estimate in ``unigram_prune.py``; the
+classroom computations ``unigram_loss`` and ``unigram_removal_losses`` in ``unigram_loss.py``
+(re-exported here).
 
 Left out: sentencepiece's suffix-array seeding (exact counting is bounded by
 ``max_piece_length`` and fine for teaching corpora) and multithreading. Characters cut by
@@ -34,7 +36,9 @@ from typing import Iterable, Mapping, Optional
 from ..components import Normalizer, PreTokenizer
 from ..errors import ConfigurationError
 from .base import Progress, TrainResult, check_vocab_size, count_words, report
+from .unigram_lattice import Lattices as _Corpus
 from .unigram_loss import unigram_loss, unigram_removal_losses
+from .unigram_prune import prune as _prune
 
 __all__ = ["UnigramStep", "digamma", "train_unigram", "unigram_loss", "unigram_removal_losses"]
 
@@ -80,115 +84,9 @@ def digamma(x: float) -> float:
 # Training
 
 
-class _Corpus:
-    """Words with counts and, per word, the live pieces found in it as ``(start, stop, sid)`` nodes.
-
-    ``by_stop`` is sorted by (stop, start), ``by_start`` by (start, stop); every character
-    position has a one-character node (its piece, or an unknown node for a character cut by
-    ``limit_alphabet``).
-    """
-
-    def __init__(self, words: list[tuple[str, int]], seed_ids: dict[str, int], max_len: int, unk: int):
-        self.words = words
-        self.by_stop: list[list[tuple[int, int, int]]] = []
-        for w, _ in words:
-            found = []
-            n = len(w)
-            for e in range(1, n + 1):
-                for s in range(max(0, e - max_len), e):
-                    sid = seed_ids.get(w[s:e])
-                    if sid is not None:
-                        found.append((s, e, sid))
-                    elif e == s + 1:
-                        found.append((s, e, unk))  # a character outside the alphabet
-            self.by_stop.append(found)
-        self.by_start = [sorted(nodes) for nodes in self.by_stop]
-        self.total = sum(c for _, c in words)
-
-    def compact(self, alive: list[bool]) -> None:
-        """Drop the nodes of dead pieces (single characters never die, so no position goes uncovered)."""
-        self.by_stop = [[nd for nd in nodes if alive[nd[2]]] for nodes in self.by_stop]
-        self.by_start = [[nd for nd in nodes if alive[nd[2]]] for nodes in self.by_start]
-
-
-def _lse(values: list[float]) -> float:
-    """``log(sum(exp(v)))`` of finite values. ``_lse([0.0, 0.0]) == math.log(2)``."""
-    top = max(values)
-    return top + math.log(sum([math.exp(v - top) for v in values]))
-
-
 def _e_step(corpus: _Corpus, score: list[float], n_ids: int) -> tuple[float, list[float]]:
     """Forward-backward over every word: (corpus negative log-likelihood, expected counts per sid)."""
-    expected = [0.0] * n_ids
-    exp = math.exp
-    nll = 0.0
-    for (w, count), by_stop, by_start in zip(corpus.words, corpus.by_stop, corpus.by_start):
-        n = len(w)
-        # Forward: nodes come grouped by stop, and every stop 1..n has at least one node.
-        alpha = [0.0] * (n + 1)
-        cur, buf = 1, []
-        for s, e, sid in by_stop:
-            if e != cur:
-                alpha[cur] = buf[0] if len(buf) == 1 else _lse(buf)
-                cur, buf = e, []
-            buf.append(alpha[s] + score[sid])
-        alpha[cur] = buf[0] if len(buf) == 1 else _lse(buf)
-        # Backward, symmetric, over nodes grouped by start (walked from the end).
-        beta = [0.0] * (n + 1)
-        cur, buf = n - 1, []
-        for s, e, sid in reversed(by_start):
-            if s != cur:
-                beta[cur] = buf[0] if len(buf) == 1 else _lse(buf)
-                cur, buf = s, []
-            buf.append(beta[e] + score[sid])
-        beta[cur] = buf[0] if len(buf) == 1 else _lse(buf)
-        z = alpha[n]
-        nll -= count * z
-        for s, e, sid in by_stop:
-            expected[sid] += count * exp(alpha[s] + score[sid] + beta[e] - z)
-    return nll, expected
-
-
-def _viterbi(nodes, n: int, score: list[float]) -> list[tuple[int, int, int]]:
-    """Best path over nodes sorted by (stop, start); ties go to the earliest start, as HF/sentencepiece."""
-    best = [NEG_INF] * (n + 1)
-    best[0] = 0.0
-    back: list = [None] * (n + 1)
-    for nd in nodes:
-        s, e, sid = nd
-        cand = best[s] + score[sid]
-        if cand > best[e]:
-            best[e], back[e] = cand, nd
-    path = []
-    pos = n
-    while pos > 0 and back[pos] is not None:
-        path.append(back[pos])
-        pos = back[pos][0]
-    path.reverse()
-    return path
-
-
-def _split_piece(piece: str, ids: dict[str, int], score: list[float], unk: int, max_len: int):
-    """The best and the second-best segmentation of a piece (sids), as sentencepiece's NBest(2)."""
-    n = len(piece)
-    nodes = []
-    for s in range(n):
-        single = False
-        for e in range(s + 1, min(n, s + max_len) + 1):
-            sid = ids.get(piece[s:e])
-            if sid is not None:
-                nodes.append((s, e, sid))
-                single = single or e == s + 1
-        if not single:
-            nodes.append((s, s + 1, unk))
-    nodes.sort(key=lambda nd: (nd[1], nd[0]))
-    best = _viterbi(nodes, n, score)
-    if len(best) != 1:
-        return best, None
-    # The only path through the whole-piece node is the piece itself: drop it for the runner-up.
-    rest = [nd for nd in nodes if not (nd[0] == 0 and nd[1] == n)]
-    second = _viterbi(rest, n, score)
-    return best, (second if second and sum(e - s for s, e, _ in second) == n and second[0][0] == 0 else None)
+    return corpus.e_step(score, n_ids)
 
 
 def train_unigram(
@@ -358,45 +256,3 @@ def train_unigram(
 
 def _set_unk_score(score: list[float], alive: list[bool], unk: int) -> None:
     score[unk] = min((score[i] for i in range(unk) if alive[i]), default=0.0) - UNK_PENALTY
-
-
-def _prune(data: _Corpus, pieces, score, alive, unk, desired, shrinking_factor, max_len) -> list[tuple[int, float]]:
-    """sentencepiece's PruneSentencePieces: ``(sid, estimated loss delta)`` of the pieces to remove, cheapest first."""
-    ids = {pieces[i]: i for i in range(unk) if alive[i]}
-    always_keep: dict[int, bool] = {}
-    alternatives: dict[int, list[int]] = {}
-    for p, i in ids.items():
-        best, second = _split_piece(p, ids, score, unk, max_len)
-        if len(best) != 1:
-            always_keep[i] = False  # never its own best split: it can go at no cost
-        else:
-            always_keep[i] = True
-            if second is not None:
-                alternatives[i] = [sid for _, _, sid in second]
-    freq = [0.0] * (unk + 1)
-    for (w, count), nodes in zip(data.words, data.by_stop):
-        for _, _, sid in _viterbi(nodes, len(w), score):
-            freq[sid] += count
-    vsum = data.total
-    total = sum(freq[i] for i in ids.values()) + freq[unk]
-    logsum = math.log(total)
-    keep, candidates, removed = [], [], []
-    for p, i in ids.items():
-        if len(p) == 1:
-            keep.append(i)  # single characters always stay
-        elif freq[i] == 0 or not always_keep[i]:
-            removed.append((i, 0.0))
-        elif i not in alternatives:
-            keep.append(i)
-        else:
-            alt = alternatives[i]
-            logprob_sp = math.log(freq[i]) - logsum
-            logsum_alt = math.log(total + freq[i] * (len(alt) - 1))
-            # unknown characters count as one pseudo-piece with their Viterbi frequency, as in HF
-            logprob_alt = sum(math.log(freq[n] + freq[i]) - logsum_alt for n in alt)
-            candidates.append((i, (freq[i] / vsum) * (logprob_sp - logprob_alt)))
-    pruned_size = max(desired, int(shrinking_factor * len(ids)))
-    candidates.sort(key=lambda c: (-c[1], c[0]))
-    room = max(0, pruned_size - len(keep))
-    removed.extend(reversed(candidates[room:]))
-    return removed
