@@ -13,7 +13,8 @@ Documented differences from HF (both stem from HF's hash-map iteration order, wh
 deterministic): the prefixed/suffixed character variants get ids in first-seen word order, and
 ``limit_alphabet`` drops, among characters of equal count, those of lower code point first.
 
-Left out: the encoding algorithm (``tokcore.models.bpe``) and word counting (``trainers.base``).
+Left out: the encoding algorithm (``tokcore.models.bpe``), word counting (``trainers.base``) and the
+merge loop itself (``trainers.bpe_merge``).
 """
 
 from __future__ import annotations
