@@ -30,7 +30,10 @@ FILES = ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigr
 # Mostly ASCII (the lane's ground), with what sends a text down the general path: added tokens,
 # controls, runs of spaces, tabs, non-ASCII letters.
 WORDS = ["hello", "qq", "Hello", "WORLD", "it's", "don't", " ", "  ", "\t", "\n", ".", ",", "!", "?", "42", "x",
-         "<|endoftext|>", "[CLS]", "[SEP]", "[MASK]", "</s>", "<s>", "<unk>", "\x00", "\x7f", "é", "▁", "Ġ"]
+         "<|endoftext|>", "[CLS]", "[SEP]", "[MASK]", "</s>", "<s>", "<unk>", "\x00", "\x7f", "é", "▁", "Ġ",
+         # Non-ASCII that stays in place (quotes, dashes) or does not (ligature, sigma, dotted I,
+         # combining accent, wide spaces, CJK, a format character, the replacement character).
+         "’", "“", "—", "ﬁ", "Σ", "İ", "e\u0301", "\u00a0", "\u3000", "中", "\u200b", "\ufffd", "😀"]
 texts = (st.lists(st.sampled_from(WORDS), max_size=20).map("".join)
          | st.text(st.characters(max_codepoint=127), max_size=40))
 
@@ -123,7 +126,7 @@ def test_lane_equals_reference_on_variants(base, norm, proc, text):
 
 @pytest.mark.parametrize("norm", list(NORMALIZERS))
 @settings(max_examples=60, deadline=None)
-@given(text=st.text(st.characters(max_codepoint=127), max_size=30) | st.text(max_size=10))
+@given(text=texts | st.text(max_size=10))
 def test_same_place_view_agrees_with_the_normalizer(norm, text):
     normalizer = NORMALIZERS[norm]
     view = same_place_view(normalizer, text)
@@ -141,7 +144,11 @@ def test_same_place_view_takes_plain_text_and_refuses_moves():
         assert (view is None) == (name == "strip"), name
     assert same_place_view(N.BertNormalizer(), "a\x00b") is None  # the control is dropped
     assert same_place_view(N.BertNormalizer(), "A\tb") == "a b"
-    assert same_place_view(N.Lowercase(), "É") is None  # not ASCII: the general path decides
+    assert same_place_view(N.Lowercase(), "É") is None  # a non-ASCII character would change
+    assert same_place_view(N.BertNormalizer(), "It’s “fine” — Ok") == "it’s “fine” — ok"
+    assert same_place_view(N.BertNormalizer(), "a\u00a0b") is None  # a two-byte space becomes " "
+    assert same_place_view(N.BertNormalizer(), "café") is None  # é loses its accent
+    assert same_place_view(N.NFKC(), "’ok") == "’ok" and same_place_view(N.NFKC(), "ﬁ") is None
     assert same_place_view(None, "É") == "É"
 
 

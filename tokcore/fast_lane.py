@@ -26,6 +26,7 @@ from .encoding import EncodeResult, Encoding
 from .errors import check_text
 from .fast_encode import emit_words, word_entries, word_plan
 from .offsets import SENTINEL
+from .original_offsets import OriginalMapper
 
 _IDS_OF = __import__("operator").itemgetter(0)
 
@@ -34,16 +35,20 @@ _IDS_OF = __import__("operator").itemgetter(0)
 
 
 def same_place_view(normalizer, text: str) -> str | None:
-    """The normalized ``text`` when normalization keeps every character in place with its UTF-8
-    length (an identity alignment), else ``None`` (the general path decides).
+    """The normalized ``text`` when normalization keeps every character in place, and changes
+    only ASCII characters into ASCII ones (an identity alignment, byte for byte), else ``None``
+    (the general path decides).
 
     ``same_place_view(Lowercase(), "Hi") == "hi"``; ``same_place_view(Strip(), " a") is None``.
     """
     if normalizer is None:
         return text
-    if not text.isascii():
-        return None
-    return _ascii_view(normalizer, text)
+    if text.isascii():
+        return _ascii_view(normalizer, text)
+    return _unicode_view(normalizer, text, frozenset(_NON_ASCII.findall(text)))
+
+
+_NON_ASCII = __import__("regex").compile(r"[^\x00-\x7f]")
 
 
 def _ascii_view(normalizer, text: str) -> str | None:
@@ -72,6 +77,49 @@ def _ascii_view(normalizer, text: str) -> str | None:
     return None
 
 
+def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
+    """``_ascii_view`` for text with the non-ASCII characters ``others``, each of which must come
+    through unchanged (ASCII ones may change, into ASCII)."""
+    import unicodedata
+
+    from . import normalizers as n
+
+    t = type(normalizer)
+    if t is n.Sequence:
+        for child in normalizer.normalizers:
+            text = _unicode_view(child, text, others)
+            if text is None:
+                return None
+        return text
+    if t in (n.NFC, n.NFD, n.NFKC, n.NFKD):
+        # What the normalizer itself asks before doing anything (tokcore.unicode_norm).
+        return text if unicodedata.is_normalized(t.form, text) else None
+    if t is n.StripAccents:
+        return None if any(map(n.is_mark, others)) else text
+    if t is n.Lowercase:
+        return text.lower() if all(c.lower() == c for c in others) else None
+    if t is n.Replace:
+        return text if normalizer._rx.search(text) is None else None
+    if t is n.BertNormalizer:
+        lower = normalizer.lowercase
+        strip = lower if normalizer.strip_accents is None else normalizer.strip_accents
+        for c in others:
+            if normalizer.clean_text and (c in n._SPACE_TABLE_CHARS or not c.isprintable() or c == "\ufffd"):
+                return None  # a wider space becomes " ", a control is dropped
+            if normalizer.handle_chinese_chars and n._CJK.match(c):
+                return None  # spaces go around it
+            if (strip and n.is_nonspacing_mark(c)) or (lower and c.lower() != c):
+                return None
+        if strip and not unicodedata.is_normalized("NFD", text):
+            return None
+        if normalizer.clean_text:
+            text = text.translate(n._SPACE_TABLE)
+            if not text.isprintable():
+                return None
+        return text.lower() if lower else text
+    return None
+
+
 # -- the lane ------------------------------------------------------------------------------------
 
 
@@ -91,17 +139,25 @@ class Lane:
         """The result for ``text``, or ``None`` when the lane does not apply to it."""
         check_text(text)
         view = text if assume_normalized else same_place_view(tok.normalizer, text)
-        if not view:
-            return None
-        av = tok.added_vocabulary
-        if len(av):
+        moved = None
+        if view is None:
+            # Normalization moves characters: run it (and the added-token split) as the general
+            # path does; the result maps its offsets back through this alignment on first read.
+            moved, segs = tok._view(text, assume_normalized=False, split_special=split_special_tokens)
+            view = moved.normalized
+            if len(segs) != 1 or segs[0] != (0, len(view), None):
+                return None
+        elif len(tok.added_vocabulary):
             # Any added token in the text sends it down the general path.
+            av = tok.added_vocabulary
             raw_rx = av._matcher(False, split_special_tokens).rx
             norm_rx = av._matcher(True, split_special_tokens).rx
             if raw_rx is not None and raw_rx.search(text) is not None:
                 return None
             if norm_rx is not None and norm_rx.search(view) is not None:
                 return None
+        if not view:
+            return None
         found = word_entries(self.plan, view, 0)
         if found is None:
             return None
@@ -110,7 +166,7 @@ class Lane:
         ids.extend(chain.from_iterable(map(_IDS_OF, found[0])))
         if after:
             ids.extend(after)
-        source = _Rest(self.processor, found, view, add_special_tokens, return_offsets, return_masks)
+        source = _Rest(self.processor, found, view, moved, add_special_tokens, return_offsets, return_masks)
         return EncodeResult._lazy(source, ids=ids, overflowing=[], tokenization_text=view,
                                   tokenization_text_pair=None, raw_text=text, raw_text_pair=None)
 
@@ -118,10 +174,10 @@ class Lane:
 class _Rest:
     """The lists of a lane result other than ids, made on first read."""
 
-    __slots__ = ("add", "found", "masks", "offsets", "processor", "view")
+    __slots__ = ("add", "found", "masks", "moved", "offsets", "processor", "view")
 
-    def __init__(self, processor, found, view, add, offsets, masks):
-        self.processor, self.found, self.view = processor, found, view
+    def __init__(self, processor, found, view, moved, add, offsets, masks):
+        self.processor, self.found, self.view, self.moved = processor, found, view, moved
         self.add, self.offsets, self.masks = add, offsets, masks
 
     def fields(self) -> dict:
@@ -139,7 +195,11 @@ class _Rest:
         offsets = original = None
         if self.offsets:
             offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in enc.spans]
-            original = list(offsets)  # the view has the raw text's characters in place: same spans
+            mapper = None if self.moved is None else OriginalMapper(self.moved)
+            if mapper is None or mapper.identity:
+                original = list(offsets)  # the view has the raw text's characters in place: same spans
+            else:
+                original = mapper.map_all(enc.spans)
         masks = self.masks
         return {
             "tokens": enc.tokens,

@@ -115,14 +115,17 @@ def lowercase(ns: NormalizedString) -> NormalizedString:
 _NON_ASCII = regex.compile(r"[^\x00-\x7f]")
 
 
-def drop_chars(ns: NormalizedString, drop, *, never_ascii: bool = False) -> NormalizedString:
+def drop_chars(ns: NormalizedString, drop, *, never_ascii: bool = False, candidates=None) -> NormalizedString:
     """Delete the characters ``c`` with ``drop(c)`` true. ``drop_chars(NormalizedString("a1b"), str.isdigit).normalized == "ab"``.
 
-    ``never_ascii``: ``drop`` is false on every ASCII character, so only the others are asked.
+    ``never_ascii``: ``drop`` is false on every ASCII character, so only the others are asked;
+    ``candidates``: a compiled pattern of one character matching every character ``drop`` may be
+    true on (the others are not asked).
     """
     text = ns.normalized
-    if never_ascii:
-        gone = [m.start() for m in _NON_ASCII.finditer(text) if drop(m.group())]
+    if never_ascii or candidates is not None:
+        found = (candidates or _NON_ASCII).finditer(text)
+        gone = [m.start() for m in found if drop(m.group())]
     else:
         gone = [i for i, hit in enumerate(map(drop, text)) if hit]
     if not gone:
@@ -290,6 +293,7 @@ _CJK = regex.compile(
 
 # White space that is not a control: clean_text turns it into " ", one character for one.
 _SPACE_TABLE = {ord(c): " " for c in WHITE_SPACE if not is_bert_control(c)}
+_SPACE_TABLE_CHARS = frozenset(map(chr, _SPACE_TABLE))
 
 
 def bert_clean_text(ns: NormalizedString) -> NormalizedString:
@@ -301,7 +305,11 @@ def bert_clean_text(ns: NormalizedString) -> NormalizedString:
     # Printable text has no Cc/Cf/Co/Cs character; U+FFFD is printable but dropped too.
     if spaced.isprintable() and "\ufffd" not in spaced:
         return ns
-    return drop_chars(ns, is_bert_control)
+    return drop_chars(ns, is_bert_control, candidates=_NOT_PRINTABLE_ASCII)
+
+
+# Printable ASCII is never a control: only the other characters are asked.
+_NOT_PRINTABLE_ASCII = regex.compile(r"[^\x20-\x7e]")
 
 
 @register("normalizer")
