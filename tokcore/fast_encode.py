@@ -178,7 +178,10 @@ def _non_space_runs(text):
         # Words apart by single spaces (BertNormalizer's cleaned text mostly): word i starts
         # after the i words and i spaces before it, counted in C without match objects.
         return found, list(map(add, accumulate(map(len, found), initial=0), range(len(found))))
-    return _from_spans(text, [m.span() for m in _NON_SPACE.finditer(text)])
+    # Maximal runs alternate between space and non-space: their lengths give every start.
+    runs = _SPACE_OR_NOT.findall(text)
+    first = 0 if _NON_SPACE.match(text) else 1
+    return runs[first::2], list(accumulate(map(len, runs), initial=0))[first:-1:2]
 
 
 def _non_space_runs_reference(text):
@@ -187,6 +190,7 @@ def _non_space_runs_reference(text):
 
 
 _NON_SPACE = __import__("regex").compile(r"\S+")
+_SPACE_OR_NOT = __import__("regex").compile(r"\s+|\S+")
 _NON_SPACE_RUNS = _non_space_runs
 
 
