@@ -347,3 +347,20 @@ def test_trim_offsets_equals_plain_rules(items, add_prefix_space):
     expected = [_trim_one(t, s, i == 0, add_prefix_space) for i, (t, s) in enumerate(zip(enc.tokens, enc.spans))]
     trim_offsets(enc, add_prefix_space)
     assert enc.spans == expected
+
+
+# ----------------------------------------------------------------------------- sentencepiece charsmap scan
+
+_CHARSMAP_TEXT = st.lists(st.sampled_from(["a", "A", " ", "e", "\u0301", "ﬁ", "①", "\ufeff", "Ａ", "ｶ", "\uff9e",
+                                           "x" * 20, "\u3000", "é", "\x00", "\t"]), max_size=30).map("".join)
+
+
+@pytest.mark.parametrize("name", ["botchan_en_unigram_1000.model", "kyoto_ja_unigram_8000.model"])
+@settings(max_examples=200, deadline=None)
+@given(text=_CHARSMAP_TEXT)
+def test_charsmap_scan_of_non_ascii_stretches_equals_full_scan(name, text):
+    fast, _ = pair_for("sentencepiece", name)
+    parts = getattr(fast.normalizer, "normalizers", [fast.normalizer])
+    (pre,) = [p for p in parts if type(p).__name__ == "Precompiled"]
+    assert pre.sentencepiece_semantics and not pre._ascii_rules
+    assert pre._spm_pieces(text) == pre._spm_pieces_reference(text)

@@ -32,6 +32,7 @@ from .unicode_norm import rebuild_whole
 
 _GRAPHEME = regex.compile(r"\X")
 _NON_ASCII_WINDOWS = regex.compile(r"(?:[\x00-\x7f]?[^\x00-\x7f]+)+[\x00-\x7f]?")
+_NON_ASCII_RUNS = regex.compile(r"[^\x00-\x7f]+")
 _MAX_RULE_BYTES = 256
 _WINDOW = 16  # characters looked at for the longest rule (nmt_nfkc rules span at most 4)
 
@@ -196,8 +197,25 @@ class Precompiled(Normalizer):
                     pieces.append((hits[0][1], i, i + 1))
 
     def _spm_pieces(self, text: str) -> list[tuple[str, int, int]]:
-        pieces = []
-        i, n = 0, len(text)
+        if self._ascii_rules:
+            return self._spm_pieces_reference(text)
+        # Without an all-ASCII rule, a match holds a non-ASCII character within its first
+        # _WINDOW characters: scan only the stretches that end with one (same pieces, as the scan
+        # finds nothing elsewhere and a match that runs past a stretch moves the next one's start).
+        pieces: list[tuple[str, int, int]] = []
+        i = 0
+        for m in _NON_ASCII_RUNS.finditer(text):
+            i = self._spm_scan(text, max(i, m.start() - _WINDOW + 1), m.end(), pieces)
+        return pieces
+
+    def _spm_pieces_reference(self, text: str) -> list[tuple[str, int, int]]:
+        """``_spm_pieces`` looking at every position (the tests compare both)."""
+        pieces: list[tuple[str, int, int]] = []
+        self._spm_scan(text, 0, len(text), pieces)
+        return pieces
+
+    def _spm_scan(self, text: str, i: int, n: int, pieces: list) -> int:
+        """sentencepiece's longest-rule scan from position ``i`` while below ``n``; returns where it stopped."""
         while i < n:
             if text[i] < "\x80" and text[i] not in self._ascii_firsts:
                 i += 1
@@ -209,7 +227,7 @@ class Precompiled(Normalizer):
                 i += k
             else:
                 i += 1
-        return pieces
+        return i
 
     def normalize(self, ns: NormalizedString) -> NormalizedString:
         text = ns.normalized
