@@ -31,6 +31,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from itertools import compress
+from operator import itemgetter
 from typing import Iterable, Mapping, Optional
 
 from ..components import Normalizer, PreTokenizer
@@ -159,16 +161,8 @@ def train_unigram(
     # Like sentencepiece's suffix array (whose internal nodes are repeated substrings), a seed
     # substring must occur at least twice: pieces seen once steal EM mass from useful ones.
     floor = max(2, min_frequency)
-    subs: Counter = Counter()
-    for w, c in words:
-        n = len(w)
-        for s in range(n):
-            for e in range(s + 2, min(n, s + max_piece_length) + 1):
-                subs[w[s:e]] += c
-    ranked = sorted(
-        ((f * len(p), p) for p, f in subs.items() if f >= floor and allowed.issuperset(p)),
-        key=lambda x: (-x[0], x[1]),
-    )[: max(0, seed_size - len(alphabet))]
+    ranked = _ranked_substrings(words, max_piece_length, floor, None if limit_alphabet is None else allowed)
+    ranked = ranked[: max(0, seed_size - len(alphabet))]
     seed = [(ch, float(chars[ch])) for ch in alphabet] + [(p, float(sc)) for sc, p in ranked]
     if not seed:
         raise ConfigurationError(f"limit_alphabet={limit_alphabet} leaves no character to learn from; raise it")
@@ -198,7 +192,7 @@ def train_unigram(
             nll, expected = _e_step(data, score, unk + 1)
             em_losses.append(nll)
             all_losses.append(nll)
-            live = [i for i in range(unk) if alive[i]]
+            live = list(compress(range(unk), alive))
             for i in range(n_chars):  # single characters always stay, at the threshold count at least
                 expected[i] = max(expected[i], EXPECTED_FREQUENCY_THRESHOLD)
             kept = [i for i in live if expected[i] >= EXPECTED_FREQUENCY_THRESHOLD]
@@ -254,5 +248,26 @@ def train_unigram(
     return TrainResult(tokenizer=tokenizer, steps=steps, details=details)
 
 
+def _ranked_substrings(words: list[tuple[str, int]], max_len: int, floor: int, allowed: Optional[set]) -> list[tuple[int, str]]:
+    """``(frequency x length, substring)`` of the substrings of 2 to ``max_len`` characters seen at least
+    ``floor`` times (weighted by word count) and made of ``allowed`` characters (all when None), best
+    first, ties by substring. ``_ranked_substrings([("abab", 1)], 4, 2, None) == [(4, "ab")]``
+    """
+    subs: Counter = Counter()
+    count_once = subs.update  # C-level counting for the (many) words seen once
+    for w, c in words:
+        n = len(w)
+        found = [w[s:e] for s in range(n) for e in range(s + 2, min(n, s + max_len) + 1)]
+        if c == 1:
+            count_once(found)
+        else:
+            for p in found:
+                subs[p] += c
+    ranked = [(f * len(p), p) for p, f in subs.items() if f >= floor and (allowed is None or allowed.issuperset(p))]
+    ranked.sort(key=itemgetter(1))
+    ranked.sort(key=itemgetter(0), reverse=True)  # stable: equal scores stay in substring order
+    return ranked
+
+
 def _set_unk_score(score: list[float], alive: list[bool], unk: int) -> None:
-    score[unk] = min((score[i] for i in range(unk) if alive[i]), default=0.0) - UNK_PENALTY
+    score[unk] = min(compress(score[:unk], alive), default=0.0) - UNK_PENALTY

@@ -1,16 +1,19 @@
 """The Unigram trainer's word lattices and the passes over them: forward-backward and Viterbi.
 
-Every node of every distinct word is one entry of flat lists, no per-node object, so that
-building and compacting are a few C-level sweeps and the garbage collector has next to
-nothing to scan: ``start``/``stop``/``sid`` sorted by (word, stop, start) for the forward
-pass, ``bstart``/``bstop``/``bsid`` sorted by (word, start, stop) descending within a word
-for the backward pass; word ``k``'s nodes are ``bounds[k]:bounds[k + 1]`` in both. Every
-position has a one-character node (its piece, or the unknown sid for a character cut by
-``limit_alphabet``).
+A word's forward value at position ``e`` depends only on its first ``e`` characters, and its
+backward value at ``s`` only on the characters from ``s`` on. So forward values are computed
+once per distinct prefix of the corpus words and backward values once per distinct suffix
+(on botchan about a third and a half of the positions), then shared by every word that has
+them. Each distinct prefix ``p`` keeps the nodes ending at its end as ``(prefix id of the
+node's start, sid)``, starts ascending; each suffix the nodes starting at its start as
+``(suffix id of the node's stop, sid)``, stops descending; each word its nodes as
+``(prefix id, suffix id, sid)`` sorted by (stop, start), for the expected counts. All of it
+lives in flat lists (no per-node object), compacted by masks; id 0 is the empty prefix/suffix.
 
-The sums run in the order of the straightforward per-node formulation (``_lse`` over each
-group in list order, expected counts word by word, node by node), so results are the same
-floats, bit for bit, whatever compaction happened before.
+Every float comes out of the same operations, in the same order, as the straightforward
+per-word formulation (``_lse`` over each group in list order, expected counts word by word,
+node by node), so results are bit for bit the same; ``tests/test_unigram_trainer_fast.py``
+checks it against that formulation.
 
 Left out: the M-step, seeding and pruning decisions (``tokcore.trainers.unigram``).
 """
@@ -30,21 +33,38 @@ def _lse(values: list[float]) -> float:
     return top + math.log(sum([math.exp(v - top) for v in values]))
 
 
-def _grid(n: int, max_len: int) -> tuple[list[int], list[int], list[int]]:
-    """Every (start, stop) of a length-``n`` word with ``stop - start <= max_len``, sorted by (stop, start),
-    plus the permutation listing them by (start, stop) descending. ``_grid(2, 2) == ([0, 1, 0], [1, 2, 2], [1, 2, 0])``.
+def _pass(src: list[int], dst: list[int], sid: list[int], score: list[float], size: int) -> list[float]:
+    """Log-sum-exp of ``values[src] + score[sid]`` per ``dst`` (grouped, ascending, each after its sources); ``values[0] == 0.0``.
+
+    A group is summed exactly as ``_lse`` does (``0 + exp(v0 - top) + exp(v1 - top) + ...``),
+    inlined because a call per group is most of the cost. ``_pass([0, 0, 1], [1, 2, 2], [0, 1, 0], [-1.0, -3.0], 3)[1] == -1.0``
     """
-    starts, stops = [], []
-    for e in range(1, n + 1):
-        for s in range(max(0, e - max_len), e):
-            starts.append(s)
-            stops.append(e)
-    back = sorted(range(len(starts)), key=lambda j: (starts[j], stops[j]), reverse=True)
-    return starts, stops, back
+    exp, log = math.exp, math.log
+    values = [0.0] * size
+    if not dst:
+        return values
+    cur, buf = dst[0], []
+    for s, d, i in zip(src, dst, sid):
+        if d != cur:
+            if len(buf) == 1:
+                values[cur] = buf[0]
+            elif len(buf) == 2:
+                a, b = buf  # the larger term is exp(0.0) == 1.0, and 1.0 + x == x + 1.0
+                values[cur] = a + log(1.0 + exp(b - a)) if a >= b else b + log(1.0 + exp(a - b))
+            else:
+                top = max(buf)
+                total = 0.0
+                for v in buf:
+                    total += exp(v - top)
+                values[cur] = top + log(total)
+            cur, buf = d, []
+        buf.append(values[s] + score[i])
+    values[cur] = buf[0] if len(buf) == 1 else _lse(buf)
+    return values
 
 
 class Lattices:
-    """Words with counts and every live node of each word's lattice, as flat lists (see the module docstring).
+    """Words with counts and every live node of each word's lattice (see the module docstring).
 
     ``words``: ``(word, count)`` pairs; ``total``: the summed counts.
     """
@@ -56,109 +76,116 @@ class Lattices:
         for w, _ in words:
             for ch in w:
                 if ch not in lookup:
-                    lookup[ch] = unk  # a character outside the alphabet
+                    lookup[ch] = unk  # a character outside the alphabet: an unknown node
         get = lookup.get
-        grids: dict[int, tuple] = {}
-        self.start: list[int] = []
-        self.stop: list[int] = []
-        self.sid: list[int] = []
-        self.bstart: list[int] = []
-        self.bstop: list[int] = []
-        self.bsid: list[int] = []
-        sizes = []
-        for w, _ in words:
+        prefix_id: dict[str, int] = {"": 0}
+        suffix_id: dict[str, int] = {"": 0}
+        self.plen, self.slen = [0], [0]  # length of each prefix / suffix
+        fsrc, fdst, fsid = [], [], []  # prefix nodes
+        group: list[tuple[int, int]] = [(0, 0)]  # each prefix's run of nodes in fsrc/fdst/fsid
+        bsrc, bdst, bsid = [], [], []  # suffix nodes
+        self.word_prefix: list[int] = []  # prefix id of each whole word (its forward value is log Z)
+        wpre, wsuf, wsid, wkey = [], [], [], []  # word nodes
+        for k, (w, _) in enumerate(words):
             n = len(w)
-            grid = grids.get(n)
-            if grid is None:
-                grid = grids[n] = _grid(n, max_len)
-            starts, stops, back = grid
-            found = list(map(get, [w[s:e] for s, e in zip(starts, stops)]))
-            keep = [i is not None for i in found]
-            self.start += compress(starts, keep)
-            self.stop += compress(stops, keep)
-            self.sid += compress(found, keep)
-            bkeep = list(map(keep.__getitem__, back))
-            self.bstart += compress(map(starts.__getitem__, back), bkeep)
-            self.bstop += compress(map(stops.__getitem__, back), bkeep)
-            self.bsid += compress(map(found.__getitem__, back), bkeep)
-            sizes.append(keep.count(True))
-        self.bounds = [0, *accumulate(sizes)]
-        self.word = [k for k, size in enumerate(sizes) for _ in range(size)]
+            pids = [0] * (n + 1)
+            for e in range(1, n + 1):
+                p = w[:e]
+                pid = prefix_id.get(p)
+                if pid is None:
+                    pid = prefix_id[p] = len(self.plen)
+                    self.plen.append(e)
+                    first = len(fsid)
+                    for s in range(max(0, e - max_len), e):
+                        i = get(w[s:e])
+                        if i is not None:
+                            fsrc.append(pids[s])
+                            fsid.append(i)
+                    fdst += [pid] * (len(fsid) - first)
+                    group.append((first, len(fsid)))
+                pids[e] = pid
+            qids = [0] * (n + 1)
+            for s in range(n - 1, -1, -1):
+                q = w[s:]
+                qid = suffix_id.get(q)
+                if qid is None:
+                    qid = suffix_id[q] = len(self.slen)
+                    self.slen.append(n - s)
+                    first = len(bsid)
+                    for e in range(min(n, s + max_len), s, -1):  # stops descending
+                        i = get(w[s:e])
+                        if i is not None:
+                            bsrc.append(qids[n - e])
+                            bsid.append(i)
+                    bdst += [qid] * (len(bsid) - first)
+                qids[n - s] = qid
+            self.word_prefix.append(pids[n])
+            for e in range(1, n + 1):  # the word's nodes ending at e are its prefix's
+                lo, hi = group[pids[e]]
+                wpre += fsrc[lo:hi]
+                wsid += fsid[lo:hi]
+                wsuf += [qids[n - e]] * (hi - lo)
+                wkey += [k] * (hi - lo)
+        self.fwd = (fsrc, fdst, fsid)
+        self.bwd = (bsrc, bdst, bsid)
+        self.nodes = (wpre, wsuf, wsid, wkey)
+        self._bounds()
+
+    def _bounds(self) -> None:
+        sizes = Counter(self.nodes[3])
+        self.bounds = [0, *accumulate(sizes[k] for k in range(len(self.words)))]
 
     @property
     def by_stop(self) -> list[list[tuple[int, int, int]]]:
         """Each word's nodes ``(start, stop, sid)`` sorted by (stop, start)."""
+        wpre, wsuf, wsid, _ = self.nodes
         b = self.bounds
-        return [list(zip(self.start[b[k]:b[k + 1]], self.stop[b[k]:b[k + 1]], self.sid[b[k]:b[k + 1]]))
-                for k in range(len(self.words))]
+        return [[(self.plen[p], len(w) - self.slen[q], i) for p, q, i in zip(wpre[b[k]:b[k + 1]], wsuf[b[k]:b[k + 1]], wsid[b[k]:b[k + 1]])]
+                for k, (w, _) in enumerate(self.words)]
 
     def compact(self, alive: list[bool]) -> None:
         """Drop the nodes of dead pieces (single characters never die, so no position goes uncovered)."""
-        keep = list(map(alive.__getitem__, self.sid))
+        keep = list(map(alive.__getitem__, self.nodes[2]))
         if all(keep):
             return
-        self.start = list(compress(self.start, keep))
-        self.stop = list(compress(self.stop, keep))
-        self.sid = list(compress(self.sid, keep))
-        self.word = list(compress(self.word, keep))
-        bkeep = list(map(alive.__getitem__, self.bsid))
-        self.bstart = list(compress(self.bstart, bkeep))
-        self.bstop = list(compress(self.bstop, bkeep))
-        self.bsid = list(compress(self.bsid, bkeep))
-        sizes = Counter(self.word)
-        self.bounds = [0, *accumulate(sizes[k] for k in range(len(self.words)))]
+        self.nodes = tuple(list(compress(column, keep)) for column in self.nodes)
+        for name in ("fwd", "bwd"):
+            src, dst, sid = getattr(self, name)
+            keep = list(map(alive.__getitem__, sid))
+            setattr(self, name, tuple(list(compress(column, keep)) for column in (src, dst, sid)))
+        self._bounds()
 
     def e_step(self, score: list[float], n_ids: int) -> tuple[float, list[float]]:
         """Forward-backward over every word: (corpus negative log-likelihood, expected counts per sid)."""
         expected = [0.0] * n_ids
         exp = math.exp
-        nll = 0.0
-        starts, stops, sids = self.start, self.stop, self.sid
-        bstarts, bstops, bsids = self.bstart, self.bstop, self.bsid
+        alpha = _pass(*self.fwd, score, len(self.plen))
+        beta = _pass(*self.bwd, score, len(self.slen))
+        wpre, wsuf, wsid, _ = self.nodes
         bounds = self.bounds
-        for k, (w, count) in enumerate(self.words):
-            lo, hi = bounds[k], bounds[k + 1]
-            n = len(w)
-            # Forward: nodes come grouped by stop, and every stop 1..n has at least one node.
-            alpha = [0.0] * (n + 1)
-            cur, buf = 1, []
-            for s, e, sid in zip(starts[lo:hi], stops[lo:hi], sids[lo:hi]):
-                if e != cur:
-                    alpha[cur] = buf[0] if len(buf) == 1 else _lse(buf)
-                    cur, buf = e, []
-                buf.append(alpha[s] + score[sid])
-            alpha[cur] = buf[0] if len(buf) == 1 else _lse(buf)
-            # Backward, symmetric, over nodes grouped by start, from the end.
-            beta = [0.0] * (n + 1)
-            cur, buf = n - 1, []
-            for s, e, sid in zip(bstarts[lo:hi], bstops[lo:hi], bsids[lo:hi]):
-                if s != cur:
-                    beta[cur] = buf[0] if len(buf) == 1 else _lse(buf)
-                    cur, buf = s, []
-                buf.append(beta[e] + score[sid])
-            beta[cur] = buf[0] if len(buf) == 1 else _lse(buf)
-            z = alpha[n]
+        nll = 0.0
+        for k, ((_, count), full) in enumerate(zip(self.words, self.word_prefix)):
+            z = alpha[full]
             nll -= count * z
-            for s, e, sid in zip(starts[lo:hi], stops[lo:hi], sids[lo:hi]):
-                expected[sid] += count * exp(alpha[s] + score[sid] + beta[e] - z)
+            lo, hi = bounds[k], bounds[k + 1]
+            for p, q, i in zip(wpre[lo:hi], wsuf[lo:hi], wsid[lo:hi]):
+                expected[i] += count * exp(alpha[p] + score[i] + beta[q] - z)
         return nll, expected
 
     def viterbi_counts(self, score: list[float], n_ids: int) -> list[float]:
         """How often each sid is on its word's best path, times the word's count; ties go to the earliest start."""
+        src, dst, sid = self.fwd
+        best = [NEG_INF] * len(self.plen)
+        best[0] = 0.0
+        back_src, back_sid = [0] * len(self.plen), [0] * len(self.plen)
+        for s, d, i in zip(src, dst, sid):  # one best path per prefix, shared by the words that have it
+            cand = best[s] + score[i]
+            if cand > best[d]:
+                best[d] = cand
+                back_src[d], back_sid[d] = s, i
         freq = [0.0] * n_ids
-        starts, stops, sids, bounds = self.start, self.stop, self.sid, self.bounds
-        for k, (w, count) in enumerate(self.words):
-            lo, hi = bounds[k], bounds[k + 1]
-            n = len(w)
-            best = [NEG_INF] * (n + 1)
-            best[0] = 0.0
-            back_start, back_sid = [0] * (n + 1), [0] * (n + 1)
-            for s, e, i in zip(starts[lo:hi], stops[lo:hi], sids[lo:hi]):
-                cand = best[s] + score[i]
-                if cand > best[e]:
-                    best[e] = cand
-                    back_start[e], back_sid[e] = s, i
-            while n > 0:
-                freq[back_sid[n]] += count
-                n = back_start[n]
+        for (_, count), p in zip(self.words, self.word_prefix):
+            while p:
+                freq[back_sid[p]] += count
+                p = back_src[p]
         return freq
