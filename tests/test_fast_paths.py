@@ -364,3 +364,25 @@ def test_charsmap_scan_of_non_ascii_stretches_equals_full_scan(name, text):
     (pre,) = [p for p in parts if type(p).__name__ == "Precompiled"]
     assert pre.sentencepiece_semantics and not pre._ascii_rules
     assert pre._spm_pieces(text) == pre._spm_pieces_reference(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.text(st.characters(max_codepoint=127), max_size=40)
+       | st.lists(st.sampled_from(["'s", "'ll", "'", " ", "  ", "\t", "\n ", "a", "Z", "9", "!", "\x1c", "\x0b", "_"]),
+                  max_size=16).map("".join))
+def test_gpt2_ascii_twin_finds_what_the_unicode_pattern_finds(text):
+    from tokcore.byte_level import GPT2_REGEX
+    from tokcore.fast_encode import GPT2_ASCII
+
+    assert GPT2_ASCII.findall(text) == GPT2_REGEX.findall(text)
+
+
+def test_gpt2_ascii_twin_classes_are_the_unicode_patterns_classes():
+    import regex
+
+    from tokcore.fast_encode import _ASCII_SPACE
+
+    ascii_chars = [chr(c) for c in range(128)]
+    assert {c for c in ascii_chars if regex.match(r"\s", c)} == set(_ASCII_SPACE)
+    assert "".join(c for c in ascii_chars if regex.match(r"\p{L}", c)) == "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    assert "".join(c for c in ascii_chars if regex.match(r"\p{N}", c)) == "0123456789"

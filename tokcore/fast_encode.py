@@ -173,7 +173,9 @@ def _from_spans(text, spans):
 
 def _non_space_runs(text):
     # Rust's char::is_whitespace is the White_Space property, which is the ``regex`` module's \s.
-    found = _NON_SPACE.findall(text)
+    # str.split is faster; on ASCII it also splits at \x1c-\x1f, which \s leaves alone, but then
+    # the words joined by single spaces are not the text and the runs below decide.
+    found = text.split() if text.isascii() else _NON_SPACE.findall(text)
     if " ".join(found) == text:
         # Words apart by single spaces (BertNormalizer's cleaned text mostly): word i starts
         # after the i words and i spaces before it, counted in C without match objects.
@@ -194,15 +196,19 @@ _SPACE_OR_NOT = __import__("regex").compile(r"\s+|\S+")
 _NON_SPACE_RUNS = _non_space_runs
 
 
-def _isolated_words(rx, view_of=None):
-    """Words of the Isolated behavior: matches and the gaps between them, covering the text."""
+def _isolated_words(rx, view_of=None, ascii_rx=None):
+    """Words of the Isolated behavior: matches and the gaps between them, covering the text.
+
+    ``ascii_rx``: a pattern that finds the same matches as ``rx`` on ASCII text (used there)."""
     findall, finditer = rx.findall, rx.finditer
+    ascii_findall = ascii_rx.findall if ascii_rx is not None else findall
     plain = rx.groups == 0
 
     def words(text):
-        view = text if view_of is None or text.isascii() else view_of(text)
+        is_ascii = text.isascii()
+        view = text if view_of is None or is_ascii else view_of(text)
         if plain:
-            found = findall(view)
+            found = ascii_findall(view) if is_ascii else findall(view)
             # No empty match and nothing left out: the matches alone cover the text.
             if "" not in found and sum(map(len, found)) == len(text):
                 if view is text:
@@ -221,7 +227,17 @@ def _bytelevel_words():
     from .byte_level import GPT2_REGEX
     from .pre_tokenizers_tables import ONIG_CLASSES, ascii_view
 
-    return _isolated_words(GPT2_REGEX, lambda text: ascii_view(text, ONIG_CLASSES))
+    return _isolated_words(GPT2_REGEX, lambda text: ascii_view(text, ONIG_CLASSES), GPT2_ASCII)
+
+
+# GPT-2's pattern for ASCII text in the standard library's ``re``, about twice as fast there as
+# ``regex``. \s, \p{L} and \p{N} are spelled as the ASCII characters ``regex`` puts in them
+# (``re``'s own \s would add \x1c-\x1f); tests/test_fast_paths.py compares the two.
+_ASCII_SPACE = "\t\n\x0b\x0c\r "
+GPT2_ASCII = re.compile(
+    rf"'s|'t|'re|'ve|'m|'ll|'d| ?[A-Za-z]+| ?[0-9]+| ?[^{_ASCII_SPACE}A-Za-z0-9]+"
+    rf"|[{_ASCII_SPACE}]+(?![^{_ASCII_SPACE}])|[{_ASCII_SPACE}]+"
+)
 
 
 def _isolated_spans(spans, n):
