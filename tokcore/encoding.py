@@ -108,12 +108,12 @@ class EncodeResult:
     raw_text_pair: Optional[str] = None
 
     @classmethod
-    def _lazy(cls, source, **eager) -> "EncodeResult":
-        """A result with ``eager`` fields set now and the rest from ``source.fields()`` on first read."""
+    def _lazy(cls, source, eager: dict) -> "EncodeResult":
+        """A result with the ``eager`` fields (a fresh dict it keeps) set now and the rest from
+        ``source.fields()`` on first read."""
         self = object.__new__(cls)
-        d = self.__dict__
-        d.update(eager)
-        d["_source"] = source
+        eager["_source"] = source
+        object.__setattr__(self, "__dict__", eager)
         return self
 
     def __getattr__(self, name: str):

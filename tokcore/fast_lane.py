@@ -19,9 +19,11 @@ characters, dropout; those take the general path in ``tokcore.tokenizer``.
 from __future__ import annotations
 
 import copy
+import unicodedata
 from itertools import chain
 
 from . import components
+from . import normalizers as n
 from .encoding import EncodeResult, Encoding
 from .errors import check_text
 from .fast_encode import emit_words, word_entries, word_plan
@@ -52,8 +54,6 @@ _NON_ASCII = __import__("regex").compile(r"[^\x00-\x7f]")
 
 
 def _ascii_view(normalizer, text: str) -> str | None:
-    from . import normalizers as n
-
     t = type(normalizer)
     if t is n.Sequence:
         for child in normalizer.normalizers:
@@ -80,10 +80,6 @@ def _ascii_view(normalizer, text: str) -> str | None:
 def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
     """``_ascii_view`` for text with the non-ASCII characters ``others``, each of which must come
     through unchanged (ASCII ones may change, into ASCII)."""
-    import unicodedata
-
-    from . import normalizers as n
-
     t = type(normalizer)
     if t is n.Sequence:
         for child in normalizer.normalizers:
@@ -126,19 +122,29 @@ def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("plan", "processor", "with_specials", "without_specials")
+    __slots__ = ("normalizer", "plan", "processor", "scans", "with_specials", "without_specials")
 
-    def __init__(self, plan, processor, with_specials, without_specials):
+    def __init__(self, tok, plan, processor, with_specials, without_specials):
+        self.normalizer = tok.normalizer
         self.plan = plan
         self.processor = processor  # a private copy: a later change to the tokenizer's cannot reach results
         self.with_specials = with_specials  # (ids before, ids after) the sequence
         self.without_specials = without_specials
+        # The added-token searches (raw text, view) for split_special_tokens False and True;
+        # a new added vocabulary replaces the tokenizer's attribute, which drops this lane.
+        av = tok.added_vocabulary
+        self.scans = {flag: (av._matcher(False, flag).rx, av._matcher(True, flag).rx) for flag in (False, True)}
 
-    def encode(self, tok, text: str, *, return_offsets: bool, return_masks: bool, add_special_tokens: bool,
+    def encode(self, tok, text: str, return_offsets: bool, return_masks: bool, add_special_tokens: bool,
                assume_normalized: bool, split_special_tokens: bool) -> EncodeResult | None:
         """The result for ``text``, or ``None`` when the lane does not apply to it."""
-        check_text(text)
-        view = text if assume_normalized else same_place_view(tok.normalizer, text)
+        if not text.isascii():
+            check_text(text)  # ASCII is always valid
+        normalizer = self.normalizer
+        if assume_normalized or normalizer is None:
+            view = text
+        else:
+            view = _ascii_view(normalizer, text) if text.isascii() else same_place_view(normalizer, text)
         moved = None
         if view is None:
             # Normalization moves characters: run it (and the added-token split) as the general
@@ -147,11 +153,9 @@ class Lane:
             view = moved.normalized
             if len(segs) != 1 or segs[0] != (0, len(view), None):
                 return None
-        elif len(tok.added_vocabulary):
+        else:
             # Any added token in the text sends it down the general path.
-            av = tok.added_vocabulary
-            raw_rx = av._matcher(False, split_special_tokens).rx
-            norm_rx = av._matcher(True, split_special_tokens).rx
+            raw_rx, norm_rx = self.scans[split_special_tokens]
             if raw_rx is not None and raw_rx.search(text) is not None:
                 return None
             if norm_rx is not None and norm_rx.search(view) is not None:
@@ -167,8 +171,8 @@ class Lane:
         if after:
             ids.extend(after)
         source = _Rest(self.processor, found, view, moved, add_special_tokens, return_offsets, return_masks)
-        return EncodeResult._lazy(source, ids=ids, overflowing=[], tokenization_text=view,
-                                  tokenization_text_pair=None, raw_text=text, raw_text_pair=None)
+        return EncodeResult._lazy(source, {"ids": ids, "overflowing": [], "tokenization_text": view,
+                                           "tokenization_text_pair": None, "raw_text": text, "raw_text_pair": None})
 
 
 class _Rest:
@@ -233,7 +237,7 @@ def _build(tok) -> Lane | None:
     processor = tok.post_processor
     if processor is None:
         ends = ((), ())
-        return Lane(plan, None, ends, ends)
+        return Lane(tok, plan, None, ends, ends)
     if type(processor) not in (pp.TemplateProcessing, pp.BertProcessing, pp.RobertaProcessing, pp.ByteLevel):
         return None
     sides = []
@@ -244,4 +248,4 @@ def _build(tok) -> Lane | None:
         at = next(i for i, p in enumerate(parts) if p[0] == "A")
         sides.append((tuple(chain.from_iterable(p[1] for p in parts[:at])),
                       tuple(chain.from_iterable(p[1] for p in parts[at + 1:]))))
-    return Lane(plan, copy.deepcopy(processor), sides[0], sides[1])
+    return Lane(tok, plan, copy.deepcopy(processor), sides[0], sides[1])
