@@ -61,6 +61,13 @@ def bench_encode(args, table: Table) -> None:
                 repeat=args.repeat,
             )
             table.row("encode+offsets", f"{label}, {mode}", size_kb / t_ours, "HF encode", size_kb / t_hf, 2.0)
+            # Both sides build their Python lists on first read: time reading them too.
+            t_ours, t_hf = time_best(
+                lambda: [_read_ours(ours.encode_result(x, return_offsets=True)) for x in items],
+                lambda: [_read_hf(hf.encode(x)) for x in items],
+                repeat=args.repeat,
+            )
+            table.row("  + read lists", f"{label}, {mode}", size_kb / t_ours, "HF encode+read", size_kb / t_hf, None)
 
     sp_path = D / "reference/sentencepiece/botchan_en_unigram_1000.model"
     ours = tokcore.load(sp_path)
@@ -87,6 +94,14 @@ def bench_encode(args, table: Table) -> None:
             repeat=args.repeat,
         )
         table.row("encode ids only", f"tiktoken gpt2 ranks, {mode}", size_kb / t_ours, "tiktoken encode", size_kb / t_tk, None)
+
+
+def _read_ours(res):
+    return res.ids, res.tokens, res.offsets, res.attention_mask
+
+
+def _read_hf(enc):
+    return enc.ids, enc.tokens, enc.offsets, enc.attention_mask
 
 
 def bench_load(args, table: Table) -> None:
