@@ -212,3 +212,44 @@ def test_a_cut_inside_a_changed_character_covers_all_of_it_on_both_paths():
     res = fast.encode_result("helloĠ", return_offsets=True)
     assert res == ref.encode_result("helloĠ", return_offsets=True)
     assert res.original_offsets[-2:] == [(6, 8), (6, 8)]
+
+
+# ----------------------------------------------------------------------------- long texts, chunk by chunk
+
+_GPT2_TEXT = st.lists(st.sampled_from(["a", "Z", "9", " ", "  ", "\n", "\n\n", "\t", "\r\n", ".", "'s", "'", "é", "中",
+                                       "\u3000", "\u00a0", "😀", "!?", "-", "x1"]), max_size=40).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_GPT2_TEXT, at=st.integers(0, 60))
+def test_gpt2_cut_splits_the_words_exactly(text, at):
+    # The defining property of a cut: the pattern finds the same words in the two halves.
+    from tokcore.byte_level import GPT2_REGEX
+    from tokcore.fast_encode import _gpt2_cut
+
+    cut = _gpt2_cut(text, min(at, len(text)))
+    assert min(at, len(text)) <= cut <= len(text)
+    assert GPT2_REGEX.findall(text[:cut]) + GPT2_REGEX.findall(text[cut:]) == GPT2_REGEX.findall(text)
+
+
+@pytest.mark.parametrize("name", ["gpt2/tokenizer.json", "trained/roberta_bytelevel.json"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(text=_GPT2_TEXT)
+def test_long_texts_found_chunk_by_chunk_equal_the_reference(name, text, monkeypatch):
+    import tokcore.fast_encode as fe
+
+    monkeypatch.setattr(fe, "CHUNK_CHARS", 3)  # every text of more than 3 characters is chunked
+    fast, ref = pair_for(name)
+    check_same(fast, ref, text)
+
+
+def test_a_long_document_keeps_no_word_strings(monkeypatch):
+    import tokcore.fast_encode as fe
+
+    monkeypatch.setattr(fe, "CHUNK_CHARS", 16)
+    fast, ref = pair_for("gpt2/tokenizer.json")
+    text = "It was the best of times, it was the worst of times.\n" * 20
+    res = fast.encode_result(text, return_offsets=True)
+    assert res.__dict__["_source"].found[1] is None  # chunked: the words are not kept
+    assert res == ref.encode_result(text, return_offsets=True)

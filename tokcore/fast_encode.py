@@ -57,9 +57,9 @@ class WordPlan:
     it starts the tokenization text (Metaspace's ``prepend_scheme="first"``).
     """
 
-    __slots__ = ("cache", "first", "needs_prefix", "origin_matters", "pieces", "prefix", "tokenize", "words")
+    __slots__ = ("cache", "cut", "first", "needs_prefix", "origin_matters", "pieces", "prefix", "tokenize", "words")
 
-    def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False):
+    def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None):
         self.words = words
         self.pieces = pieces
         self.tokenize = tokenize
@@ -68,6 +68,7 @@ class WordPlan:
         self.origin_matters = origin_matters
         self.cache: dict[str, tuple] = {}
         self.first: dict[str, tuple] = {}  # words carrying the inserted prefix, or at the text's start
+        self.cut = cut  # (text, at) -> first index >= at where the text can be cut between words, or None
 
 
 def _deterministic(model) -> bool:
@@ -126,7 +127,7 @@ def _build_plan(pre, model) -> WordPlan | None:
         plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
         words = _bytelevel_words() if pre.use_regex else _whole
         return WordPlan(words, lambda p: plain([p]), tok, prefix=" " if pre.add_prefix_space else None,
-                        needs_prefix=lambda text: not text.startswith(" "))
+                        needs_prefix=lambda text: not text.startswith(" "), cut=_gpt2_cut if pre.use_regex else None)
     if t in (pt.BertPreTokenizer, pt.Whitespace, pt.WhitespaceSplit):
         # These drop whitespace and never join across it: a run of non-space characters is
         # pre-tokenized on its own exactly as inside the text.
@@ -335,6 +336,41 @@ def word_entries(plan: WordPlan, seg: str, byte_start: int) -> tuple | None:
     return ents, found_words, starts, prefixed
 
 
+CHUNK_CHARS = 1 << 18  # a long text's words are found this many characters at a time (memory)
+
+
+def document_entries(plan: WordPlan, view: str) -> tuple | None:
+    """``word_entries(plan, view, 0)``, found chunk by chunk in a long text so that only one
+    chunk's word strings are alive at a time; the words are then left out of the result
+    (``None``: ``emit_words`` places the entries by their byte lengths, as the words cover the text).
+    """
+    n = len(view)
+    if n <= CHUNK_CHARS or plan.cut is None or plan.prefix is not None or plan.origin_matters:
+        return word_entries(plan, view, 0)
+    ents: list = []
+    pos = 0
+    while pos < n:
+        end = plan.cut(view, pos + CHUNK_CHARS) if pos + CHUNK_CHARS < n else n
+        found = word_entries(plan, view[pos:end], pos)
+        if found is None or found[2] is not None:  # words that do not cover the chunk: no chunking
+            return word_entries(plan, view, 0)
+        ents += found[0]
+        pos = end
+    return ents, None, None, False
+
+
+# A place where every GPT-2 match starts afresh: an ASCII whitespace character after a printable
+# non-space ASCII one. No alternative of the pattern runs from a non-space character into
+# whitespace, the pattern has no look-behind, and ASCII characters are their own class view.
+_GPT2_CUT_AT = __import__("regex").compile(r"(?<=[!-~])[ \t\n\r]")
+
+
+def _gpt2_cut(text: str, at: int) -> int:
+    """``_gpt2_cut("ab cd", 1) == 2``: the first cut at or after ``at`` (``len(text)`` if none)."""
+    m = _GPT2_CUT_AT.search(text, at)
+    return m.start() if m else len(text)
+
+
 def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
                ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True) -> int:
     """Append the tokens of ``word_entries``' result for ``seg`` (arguments as ``encode_words``);
@@ -342,7 +378,7 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     ents, found_words, starts, prefixed = found
     if not ents:
         return word
-    if starts is None and (prefixed or view_ascii or table is not None) and len(found_words) > 1:
+    if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
         starts = list(accumulate(map(len, found_words), initial=0))
         starts.pop()
     if prefixed and starts is not None:

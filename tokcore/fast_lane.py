@@ -26,7 +26,7 @@ from . import components
 from . import normalizers as n
 from .encoding import EncodeResult, Encoding
 from .errors import check_text
-from .fast_encode import emit_words, word_entries, word_plan
+from .fast_encode import document_entries, emit_words, word_plan
 from .offsets import SENTINEL
 from .original_offsets import OriginalMapper
 
@@ -162,7 +162,7 @@ class Lane:
                 return None
         if not view:
             return None
-        found = word_entries(self.plan, view, 0)
+        found = document_entries(self.plan, view)
         if found is None:
             return None
         before, after = self.with_specials if add_special_tokens else self.without_specials
