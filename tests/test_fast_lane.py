@@ -253,3 +253,28 @@ def test_a_long_document_keeps_no_word_strings(monkeypatch):
     res = fast.encode_result(text, return_offsets=True)
     assert res.__dict__["_source"].found[1] is None  # chunked: the words are not kept
     assert res == ref.encode_result(text, return_offsets=True)
+
+
+@pytest.mark.parametrize("norm", ["bert", "bert-cased", "bert-raw", "lowercase"])
+@settings(max_examples=150, deadline=None)
+@given(text=texts | st.text(max_size=12))
+def test_deleting_view_is_the_normalizers_text(norm, text):
+    from tokcore.fast_lane import deleting_view
+
+    normalizer = NORMALIZERS[norm]
+    view = deleting_view(normalizer, text)
+    if view is not None:
+        assert normalizer.normalize(NormalizedString(text)).normalized == view
+
+
+def test_deleting_view_takes_a_document_with_a_byte_order_mark():
+    from tokcore.fast_lane import deleting_view
+
+    assert deleting_view(N.BertNormalizer(), "\ufeffIt’s\u3000Fine\x00!") == "it’s fine!"
+    assert deleting_view(N.BertNormalizer(), "中") is None and deleting_view(N.BertNormalizer(), "É") is None
+    assert deleting_view(N.Lowercase(), "\ufeffa") is None  # only BertNormalizer
+    fast, ref = pair_for("minilm/tokenizer.json")
+    text = "\ufeffThe Project’s text,\r\nwith a BOM.\u200b"
+    res = fast.encode_result(text, return_offsets=True, return_masks=True)
+    assert type(res.__dict__["_source"].moved).__name__ == "_Deferred"
+    assert res == ref.encode_result(text, return_offsets=True, return_masks=True)

@@ -27,6 +27,7 @@ from . import normalizers as n
 from .encoding import EncodeResult, Encoding
 from .errors import check_text
 from .fast_encode import document_entries, emit_words, word_plan
+from .normalized import NormalizedString
 from .offsets import SENTINEL
 from .original_offsets import OriginalMapper
 
@@ -116,16 +117,49 @@ def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
     return None
 
 
+def deleting_view(normalizer, text: str) -> str | None:
+    """BertNormalizer's text when it only drops controls, turns white space into ``" "`` and
+    changes ASCII characters (every other character comes through), else ``None``. Positions
+    move, so the caller needs the normalizer's alignment too, but not to find the tokens.
+
+    ``deleting_view(BertNormalizer(), "\ufeffHi\u3000") == "hi "``.
+    """
+    if type(normalizer) is not n.BertNormalizer or not normalizer.clean_text:
+        return None
+    lower = normalizer.lowercase
+    strip = lower if normalizer.strip_accents is None else normalizer.strip_accents
+    table: dict[int, str | None] = {}
+    for c in frozenset(_NOT_PRINTABLE_ASCII.findall(text)):
+        if c in n._SPACE_TABLE_CHARS:
+            table[ord(c)] = " "
+        elif n.is_bert_control(c):
+            table[ord(c)] = None
+        elif c.isascii():
+            return None
+        elif ((normalizer.handle_chinese_chars and n._CJK.match(c)) or (strip and n.is_nonspacing_mark(c))
+              or (lower and c.lower() != c)):
+            return None
+    view = text.translate(table)
+    if strip and not unicodedata.is_normalized("NFD", view):
+        return None
+    return view.lower() if lower else view
+
+
+_NOT_PRINTABLE_ASCII = __import__("regex").compile(r"[^\x20-\x7e]")
+
+
 # -- the lane ------------------------------------------------------------------------------------
 
 
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("normalizer", "plan", "processor", "scans", "with_specials", "without_specials")
+    __slots__ = ("deferred", "normalizer", "plan", "processor", "scans", "with_specials", "without_specials")
 
     def __init__(self, tok, plan, processor, with_specials, without_specials):
         self.normalizer = tok.normalizer
+        # A private copy for the alignments a result builds on first read (deleting_view).
+        self.deferred = copy.deepcopy(tok.normalizer) if type(tok.normalizer) is n.BertNormalizer else None
         self.plan = plan
         self.processor = processor  # a private copy: a later change to the tokenizer's cannot reach results
         self.with_specials = with_specials  # (ids before, ids after) the sequence
@@ -146,7 +180,12 @@ class Lane:
         else:
             view = _ascii_view(normalizer, text) if text.isascii() else same_place_view(normalizer, text)
         moved = None
-        if view is None:
+        if view is None and self.deferred is not None:
+            view = deleting_view(normalizer, text)
+            if view is not None:
+                # Its alignment is the normalizer's business, on first read (a private copy).
+                moved = _Deferred(self.deferred, text)
+        if moved is None and view is None:
             # Normalization moves characters: run it (and the added-token split) as the general
             # path does; the result maps its offsets back through this alignment on first read.
             moved, segs = tok._view(text, assume_normalized=False, split_special=split_special_tokens)
@@ -175,6 +214,18 @@ class Lane:
                                            "tokenization_text_pair": None, "raw_text": text, "raw_text_pair": None})
 
 
+class _Deferred:
+    """A normalization whose view is known and whose alignment is built when first needed."""
+
+    __slots__ = ("normalizer", "text")
+
+    def __init__(self, normalizer, text):
+        self.normalizer, self.text = normalizer, text
+
+    def normalized_string(self):
+        return self.normalizer.normalize(NormalizedString(self.text))
+
+
 class _Rest:
     """The lists of a lane result other than ids, made on first read."""
 
@@ -199,7 +250,10 @@ class _Rest:
         offsets = original = None
         if self.offsets:
             offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in enc.spans]
-            mapper = None if self.moved is None else OriginalMapper(self.moved)
+            moved = self.moved
+            if type(moved) is _Deferred:
+                moved = moved.normalized_string()
+            mapper = None if moved is None else OriginalMapper(moved)
             if mapper is None or mapper.identity:
                 original = list(offsets)  # the view has the raw text's characters in place: same spans
             else:
