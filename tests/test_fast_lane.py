@@ -278,3 +278,41 @@ def test_deleting_view_takes_a_document_with_a_byte_order_mark():
     res = fast.encode_result(text, return_offsets=True, return_masks=True)
     assert type(res.__dict__["_source"].moved).__name__ == "_Deferred"
     assert res == ref.encode_result(text, return_offsets=True, return_masks=True)
+
+
+_SP_LOADED: dict[str, tuple] = {}
+
+
+def sp_pair(name: str):
+    if name not in _SP_LOADED:
+        path = require_shared("reference", "sentencepiece", name)
+        fast, ref = tokcore.load(path), tokcore.load(path)
+        ref.fast = False
+        _SP_LOADED[name] = (fast, ref)
+    return _SP_LOADED[name]
+
+
+@pytest.mark.parametrize("name", ["botchan_en_unigram_1000.model", "botchan_en_bpe_1000.model",
+                                  "kyoto_ja_unigram_8000.model"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_sentencepiece_lines_through_the_lane_equal_the_reference(name, text):
+    from tokcore.fast_lane import sentencepiece_view
+
+    fast, ref = sp_pair(name)
+    view = sentencepiece_view(fast.normalizer, text)
+    if view is not None:
+        assert fast.normalizer.normalize(NormalizedString(text)).normalized == view
+    check_same(fast, ref, text)
+
+
+def test_sentencepiece_view_takes_a_plain_line_only():
+    from tokcore.fast_lane import sentencepiece_view
+
+    fast, ref = sp_pair("botchan_en_unigram_1000.model")
+    assert sentencepiece_view(fast.normalizer, "It was a fine day.") == "▁It▁was▁a▁fine▁day."
+    for text in (" lead", "trail ", "two  spaces", "", "naïve"):
+        assert sentencepiece_view(fast.normalizer, text) is None
+    res = fast.encode_result("It was a fine day.", return_offsets=True)
+    assert type(res.__dict__["_source"].moved).__name__ == "_Deferred"
+    assert res == ref.encode_result("It was a fine day.", return_offsets=True)

@@ -148,18 +148,54 @@ def deleting_view(normalizer, text: str) -> str | None:
 _NOT_PRINTABLE_ASCII = __import__("regex").compile(r"[^\x20-\x7e]")
 
 
+def sentencepiece_view(normalizer, text: str) -> str | None:
+    """sentencepiece's normalized line (a ``.model``'s charsmap then its whitespace rules, default
+    options) when the charsmap leaves the line alone and its spaces are single inner ones: the
+    dummy ``"▁"`` then the line with spaces escaped, else ``None``. The ``"▁"`` is inserted, so
+    positions move and the alignment is the normalizer's business.
+
+    ``sentencepiece_view(<botchan .model normalizer>, "Hi there") == "▁Hi▁there"``.
+    """
+    if type(normalizer) is not n.Sequence or len(normalizer.normalizers) != 2:
+        return None
+    charsmap, ws = normalizer.normalizers
+    if type(charsmap) is not n.Precompiled or type(ws).__name__ != "SentencePieceWhitespace":
+        return None
+    if not (ws.add_dummy_prefix and ws.remove_extra_whitespaces and ws.escape_whitespaces
+            and not ws.treat_whitespace_as_suffix):
+        return None
+    # Precompiled leaves ASCII text alone unless a rule's source is all ASCII.
+    if not text.isascii() or (charsmap._units and charsmap._ascii_rules):
+        return None
+    if not text or text[0] == " " or text[-1] == " " or "  " in text:
+        return None
+    return "\u2581" + text.replace(" ", "\u2581")
+
+
+def deferred_view(normalizer, text: str) -> str | None:
+    """The normalized text from ``deleting_view`` or ``sentencepiece_view``, whichever fits the normalizer."""
+    if type(normalizer) is n.BertNormalizer:
+        return deleting_view(normalizer, text)
+    return sentencepiece_view(normalizer, text)
+
+
 # -- the lane ------------------------------------------------------------------------------------
 
 
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("deferred", "normalizer", "plan", "processor", "scans", "with_specials", "without_specials")
+    __slots__ = ("deferred", "normalizer", "plan", "processor", "same_place", "scans", "with_specials",
+                 "without_specials")
 
     def __init__(self, tok, plan, processor, with_specials, without_specials):
         self.normalizer = tok.normalizer
         # A private copy for the alignments a result builds on first read (deleting_view).
-        self.deferred = copy.deepcopy(tok.normalizer) if type(tok.normalizer) is n.BertNormalizer else None
+        # Whether same_place_view can ever give a view (a normalizer it knows from end to end).
+        self.same_place = tok.normalizer is None or _ascii_view(tok.normalizer, "a") is not None
+        self.deferred = None
+        if tok.normalizer is not None and deferred_view(tok.normalizer, "a b") is not None:
+            self.deferred = copy.deepcopy(tok.normalizer)
         self.plan = plan
         self.processor = processor  # a private copy: a later change to the tokenizer's cannot reach results
         self.with_specials = with_specials  # (ids before, ids after) the sequence
@@ -177,11 +213,13 @@ class Lane:
         normalizer = self.normalizer
         if assume_normalized or normalizer is None:
             view = text
+        elif not self.same_place:
+            view = None
         else:
             view = _ascii_view(normalizer, text) if text.isascii() else same_place_view(normalizer, text)
         moved = None
         if view is None and self.deferred is not None:
-            view = deleting_view(normalizer, text)
+            view = deferred_view(normalizer, text)
             if view is not None:
                 # Its alignment is the normalizer's business, on first read (a private copy).
                 moved = _Deferred(self.deferred, text)
