@@ -182,6 +182,7 @@ def train_unigram(
         _set_unk_score(score, alive, unk)
 
     desired = (vocab_size * 11) // 10
+    split_cache: dict = {}
     steps: list[UnigramStep] = []
     all_losses: list[float] = []
     rounds = max(1, int(math.log(desired / len(pieces)) / math.log(shrinking_factor)) + 1) if len(pieces) > desired else 1
@@ -207,7 +208,7 @@ def train_unigram(
         if sum(alive) - 1 <= desired:
             break
         # 3. Pruning.
-        removed = _prune(data, pieces, score, alive, unk, desired, shrinking_factor, max_piece_length)
+        removed = _prune(data, pieces, score, alive, unk, desired, shrinking_factor, max_piece_length, split_cache)
         if not removed:
             break
         new_alive = list(alive)
