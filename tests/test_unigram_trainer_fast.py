@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from shared_data import ROOT, require_shared
 
 from tokcore.trainers.unigram import train_unigram
-from tokcore.trainers.unigram_lattice import Lattices
+from tokcore.trainers.unigram_lattice import SHARED_LENGTH, Lattices
 from tokcore.trainers.unigram_prune import split_piece
 
 NEG_INF = float("-inf")
@@ -99,6 +99,17 @@ def ref_split(piece, ids, score, unk, max_len):
     return len(best) == 1, [i for _, _, i in second]
 
 
+def same_as_reference(lat, ref, score, unk):
+    """``lat``'s nodes, forward-backward and Viterbi counts equal the reference on ``ref`` (``((word, count), nodes)``)."""
+    assert lat.by_stop == [nodes for _, nodes in ref]
+    assert lat.e_step(score, unk + 1) == ref_e_step(ref, score, unk + 1)
+    freq = [0.0] * (unk + 1)
+    for (w, c), nodes in ref:
+        for _, _, i in ref_viterbi(nodes, len(w), score):
+            freq[i] += c
+    assert lat.viterbi_counts(score, unk + 1) == freq
+
+
 # --------------------------------------------------------------------------- inputs
 
 words_st = st.dictionaries(st.text(alphabet="abcd", min_size=1, max_size=12), st.integers(1, 6), min_size=1, max_size=12)
@@ -127,13 +138,7 @@ def test_e_step_and_viterbi_equal_the_reference_bit_for_bit(words, multi, data, 
     for _ in range(2):  # fresh, then after compaction
         live_ids = {p: i for p, i in ids.items() if alive[i]}
         ref = [(wc, ref_nodes(wc[0], live_ids, max_len, unk)) for wc in words]
-        assert lat.by_stop == [nodes for _, nodes in ref]
-        assert lat.e_step(score, unk + 1) == ref_e_step(ref, score, unk + 1)
-        freq = [0.0] * (unk + 1)
-        for (w, c), nodes in ref:
-            for _, _, i in ref_viterbi(nodes, len(w), score):
-                freq[i] += c
-        assert lat.viterbi_counts(score, unk + 1) == freq
+        same_as_reference(lat, ref, score, unk)
         # kill some multi-character pieces; single characters never die
         for i in range(3, unk):
             alive[i] = alive[i] and data.draw(st.booleans())
@@ -161,6 +166,21 @@ def test_dense_lattices_sum_in_the_reference_order():
         lat = Lattices(list(words.items()), ids, 3, unk)
         ref = [(wc, ref_nodes(wc[0], ids, 3, unk)) for wc in words.items()]
         assert lat.e_step(score, unk + 1) == ref_e_step(ref, score, unk + 1)
+
+
+def test_long_words_share_only_short_prefixes_and_suffixes():
+    """Words past SHARED_LENGTH get their own long prefixes/suffixes; values stay the reference's."""
+    rng = random.Random(3)
+    pieces = list("abc") + [p for p in MULTI if len(p) <= 3]
+    ids = {p: i for i, p in enumerate(pieces)}
+    unk = len(pieces)
+    body = "".join(rng.choice("abcd") for _ in range(SHARED_LENGTH + 40))
+    words = {body: 2, body[:-1] + "a": 1, "x" + body: 3, body[:30]: 1}
+    score = [rng.uniform(-9.0, -0.1) for _ in pieces] + [-19.0]
+    lat = Lattices(list(words.items()), ids, 3, unk)
+    ref = [(wc, ref_nodes(wc[0], ids, 3, unk)) for wc in words.items()]
+    same_as_reference(lat, ref, score, unk)
+    assert train_unigram({"ab" * 500: 3, "ba" * 400: 2, "abc": 4}, 12).tokenizer.encode("abab")
 
 
 # --------------------------------------------------------------------------- whole runs

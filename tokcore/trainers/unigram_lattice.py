@@ -4,7 +4,7 @@ A word's forward value at position ``e`` depends only on its first ``e`` charact
 backward value at ``s`` only on the characters from ``s`` on. So forward values are computed
 once per distinct prefix of the corpus words and backward values once per distinct suffix
 (on botchan about a third and a half of the positions), then shared by every word that has
-them. Each distinct prefix ``p`` keeps the nodes ending at its end as ``(prefix id of the
+them (up to ``SHARED_LENGTH`` characters). Each distinct prefix ``p`` keeps the nodes ending at its end as ``(prefix id of the
 node's start, sid)``, starts ascending; each suffix the nodes starting at its start as
 ``(suffix id of the node's stop, sid)``, stops descending; each word its nodes as
 ``(prefix id, suffix id, sid)`` sorted by (stop, start), for the expected counts. All of it
@@ -25,6 +25,9 @@ from collections import Counter
 from itertools import accumulate, compress
 
 NEG_INF = float("-inf")
+# Prefixes and suffixes up to this long are shared between words; longer ones (rare, and
+# keeping them all as strings would take memory quadratic in the word's length) get an id each.
+SHARED_LENGTH = 64
 
 
 def _lse(values: list[float]) -> float:
@@ -90,10 +93,12 @@ class Lattices:
             n = len(w)
             pids = [0] * (n + 1)
             for e in range(1, n + 1):
-                p = w[:e]
-                pid = prefix_id.get(p)
+                p = w[:e] if e <= SHARED_LENGTH else None
+                pid = prefix_id.get(p) if p is not None else None
                 if pid is None:
-                    pid = prefix_id[p] = len(self.plen)
+                    pid = len(self.plen)
+                    if p is not None:
+                        prefix_id[p] = pid
                     self.plen.append(e)
                     first = len(fsid)
                     for s in range(max(0, e - max_len), e):
@@ -106,10 +111,12 @@ class Lattices:
                 pids[e] = pid
             qids = [0] * (n + 1)
             for s in range(n - 1, -1, -1):
-                q = w[s:]
-                qid = suffix_id.get(q)
+                q = w[s:] if n - s <= SHARED_LENGTH else None
+                qid = suffix_id.get(q) if q is not None else None
                 if qid is None:
-                    qid = suffix_id[q] = len(self.slen)
+                    qid = len(self.slen)
+                    if q is not None:
+                        suffix_id[q] = qid
                     self.slen.append(n - s)
                     first = len(bsid)
                     for e in range(min(n, s + max_len), s, -1):  # stops descending
