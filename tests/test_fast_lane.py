@@ -316,3 +316,22 @@ def test_sentencepiece_view_takes_a_plain_line_only():
     res = fast.encode_result("It was a fine day.", return_offsets=True)
     assert type(res.__dict__["_source"].moved).__name__ == "_Deferred"
     assert res == ref.encode_result("It was a fine day.", return_offsets=True)
+
+
+@pytest.mark.parametrize("name", ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(items=st.lists(texts | st.tuples(texts, texts), max_size=6))
+def test_batches_mixing_lane_and_general_items_equal_the_reference(name, items):
+    fast, ref = pair_for(name)
+    for kw in ({}, {"add_special_tokens": False}, {"padding": "longest"}, {"truncation": True, "max_length": 5}):
+        a = fast.encode_batch(items, return_offsets=True, return_masks=True, **kw)
+        b = ref.encode_batch(items, return_offsets=True, return_masks=True, **kw)
+        assert a == b, kw
+
+
+def test_plain_batch_items_take_the_lane():
+    fast, ref = pair_for("minilm/tokenizer.json")
+    items = ["plain text", ("a", "pair"), "[CLS] inside", "\ufeffmoved"]
+    out = fast.encode_batch(items, return_offsets=True)
+    assert ["_source" in r.__dict__ for r in out] == [True, False, False, True]
+    assert out == ref.encode_batch(items, return_offsets=True)

@@ -328,8 +328,18 @@ class Tokenizer:
                 split_special_tokens=split_special_tokens,
             )
             return encode_parallel(self, list(texts), processes, kwargs)
+        # Plain texts with nothing to truncate or pad take the single-text lane (results in order;
+        # None marks an item built below).
+        lane = lane_for(self) if self.fast and trunc is None and pad is None else None
+        laned: list = []
         built = []
         for item in texts:
+            if lane is not None:
+                res = lane.encode(self, item, return_offsets, return_masks, add_special_tokens, assume_normalized,
+                                  split_special_tokens) if isinstance(item, str) else None
+                laned.append(res)
+                if res is not None:
+                    continue
             first, second = (item, None) if isinstance(item, str) else _pair_of(item)
             enc_a, ns_a = self._encode_sequence(first, assume_normalized=assume_normalized, split_special=split_special_tokens, seq=0)
             enc_b = ns_b = None
@@ -341,10 +351,14 @@ class Tokenizer:
             )
             built.append((enc, ns_a, ns_b, first, second))
         _trunc.pad_encodings([b[0] for b in built], pad)
-        return [
+        results = [
             self._result(enc, ns_a, ns_b, first, second, return_offsets=return_offsets, return_masks=return_masks)
             for enc, ns_a, ns_b, first, second in built
         ]
+        if lane is None:
+            return results
+        rest = iter(results)
+        return [res if res is not None else next(rest) for res in laned]
 
     def _added_count(self, is_pair: bool) -> int:
         return self.post_processor.added_tokens(is_pair) if self.post_processor is not None else 0
