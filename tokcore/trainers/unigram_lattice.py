@@ -4,16 +4,17 @@ A word's forward value at position ``e`` depends only on its first ``e`` charact
 backward value at ``s`` only on the characters from ``s`` on. So forward values are computed
 once per distinct prefix of the corpus words and backward values once per distinct suffix
 (on botchan about a third and a half of the positions), then shared by every word that has
-them (up to ``SHARED_LENGTH`` characters). Each distinct prefix ``p`` keeps the nodes ending at its end as ``(prefix id of the
-node's start, sid)``, starts ascending; each suffix the nodes starting at its start as
-``(suffix id of the node's stop, sid)``, stops descending; each word its nodes as
-``(prefix id, suffix id, sid)`` sorted by (stop, start), for the expected counts. All of it
-lives in flat lists (no per-node object), compacted by masks; id 0 is the empty prefix/suffix.
+them (up to ``SHARED_LENGTH`` characters). Each distinct prefix keeps the nodes ending at
+its end as ``(prefix id of the node's start, sid)``, starts ascending; each suffix the nodes
+starting at its start as ``(suffix id of the node's stop, sid)``, stops descending; each word
+its nodes as ``(prefix id, suffix id, sid)`` sorted by (stop, start), for the expected
+counts. All of it lives in flat lists (no per-node object, so little for the garbage
+collector to scan), compacted by masks; id 0 is the empty prefix/suffix.
 
 Every float comes out of the same operations, in the same order, as the straightforward
-per-word formulation (``_lse`` over each group in list order, expected counts word by word,
-node by node), so results are bit for bit the same; ``tests/test_unigram_trainer_fast.py``
-checks it against that formulation.
+per-word formulation (``_lse`` over each group in list order, sums left to right as
+Python 3.11's ``sum``, expected counts word by word, node by node), so results are bit for
+bit the same; ``tests/test_unigram_trainer_fast.py`` checks it against that formulation.
 
 Left out: the M-step, seeding and pruning decisions (``tokcore.trainers.unigram``).
 """
@@ -33,7 +34,10 @@ SHARED_LENGTH = 64
 def _lse(values: list[float]) -> float:
     """``log(sum(exp(v)))`` of finite values. ``_lse([0.0, 0.0]) == math.log(2)``."""
     top = max(values)
-    return top + math.log(sum([math.exp(v - top) for v in values]))
+    total = 0.0  # left to right, as sum() did before Python 3.12 made it compensated
+    for v in values:
+        total += math.exp(v - top)
+    return top + math.log(total)
 
 
 def _pass(src: list[int], dst: list[int], sid: list[int], score: list[float], size: int) -> list[float]:
