@@ -22,7 +22,6 @@ Left out: the M-step, seeding and pruning decisions (``tokcore.trainers.unigram`
 from __future__ import annotations
 
 import math
-from collections import Counter
 from itertools import accumulate, compress
 
 NEG_INF = float("-inf")
@@ -92,8 +91,9 @@ class Lattices:
         group: list[tuple[int, int]] = [(0, 0)]  # each prefix's run of nodes in fsrc/fdst/fsid
         bsrc, bdst, bsid = [], [], []  # suffix nodes
         self.word_prefix: list[int] = []  # prefix id of each whole word (its forward value is log Z)
-        wpre, wsuf, wsid, wkey = [], [], [], []  # word nodes
-        for k, (w, _) in enumerate(words):
+        wpre, wsuf, wsid = [], [], []  # word nodes
+        self.bounds = [0]  # word k's nodes are bounds[k]:bounds[k + 1]
+        for w, _ in words:
             n = len(w)
             pids = [0] * (n + 1)
             for e in range(1, n + 1):
@@ -136,20 +136,15 @@ class Lattices:
                 wpre += fsrc[lo:hi]
                 wsid += fsid[lo:hi]
                 wsuf += [qids[n - e]] * (hi - lo)
-                wkey += [k] * (hi - lo)
+            self.bounds.append(len(wsid))
         self.fwd = (fsrc, fdst, fsid)
         self.bwd = (bsrc, bdst, bsid)
-        self.nodes = (wpre, wsuf, wsid, wkey)
-        self._bounds()
-
-    def _bounds(self) -> None:
-        sizes = Counter(self.nodes[3])
-        self.bounds = [0, *accumulate(sizes[k] for k in range(len(self.words)))]
+        self.nodes = (wpre, wsuf, wsid)
 
     @property
     def by_stop(self) -> list[list[tuple[int, int, int]]]:
         """Each word's nodes ``(start, stop, sid)`` sorted by (stop, start)."""
-        wpre, wsuf, wsid, _ = self.nodes
+        wpre, wsuf, wsid = self.nodes
         b = self.bounds
         return [[(self.plen[p], len(w) - self.slen[q], i) for p, q, i in zip(wpre[b[k]:b[k + 1]], wsuf[b[k]:b[k + 1]], wsid[b[k]:b[k + 1]])]
                 for k, (w, _) in enumerate(self.words)]
@@ -160,11 +155,12 @@ class Lattices:
         if all(keep):
             return
         self.nodes = tuple(list(compress(column, keep)) for column in self.nodes)
+        kept_before = [0, *accumulate(keep)]  # nodes kept before each old position
+        self.bounds = list(map(kept_before.__getitem__, self.bounds))
         for name in ("fwd", "bwd"):
             src, dst, sid = getattr(self, name)
             keep = list(map(alive.__getitem__, sid))
             setattr(self, name, tuple(list(compress(column, keep)) for column in (src, dst, sid)))
-        self._bounds()
 
     def e_step(self, score: list[float], n_ids: int) -> tuple[float, list[float]]:
         """Forward-backward over every word: (corpus negative log-likelihood, expected counts per sid)."""
@@ -172,7 +168,7 @@ class Lattices:
         exp = math.exp
         alpha = _pass(*self.fwd, score, len(self.plen))
         beta = _pass(*self.bwd, score, len(self.slen))
-        wpre, wsuf, wsid, _ = self.nodes
+        wpre, wsuf, wsid = self.nodes
         bounds = self.bounds
         nll = 0.0
         for k, ((_, count), full) in enumerate(zip(self.words, self.word_prefix)):
