@@ -25,6 +25,7 @@ from itertools import chain
 from . import components
 from . import normalizers as n
 from .encoding import EncodeResult, Encoding
+from .encoding_merge import trim_offsets
 from .errors import check_text
 from .fast_encode import document_entries, emit_words, word_plan
 from .normalized import NormalizedString
@@ -185,10 +186,10 @@ def deferred_view(normalizer, text: str) -> str | None:
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("deferred", "normalizer", "plan", "processor", "same_place", "scans", "with_specials",
+    __slots__ = ("deferred", "normalizer", "parts", "plan", "same_place", "scans", "trim", "with_specials",
                  "without_specials")
 
-    def __init__(self, tok, plan, processor, with_specials, without_specials):
+    def __init__(self, tok, plan, parts: dict, trim):
         self.normalizer = tok.normalizer
         # A private copy for the alignments a result builds on first read (deleting_view).
         # Whether same_place_view can ever give a view (a normalizer it knows from end to end).
@@ -197,9 +198,11 @@ class Lane:
         if tok.normalizer is not None and deferred_view(tok.normalizer, "a b") is not None:
             self.deferred = copy.deepcopy(tok.normalizer)
         self.plan = plan
-        self.processor = processor  # a private copy: a later change to the tokenizer's cannot reach results
-        self.with_specials = with_specials  # (ids before, ids after) the sequence
-        self.without_specials = without_specials
+        # The post-processor, read once: build_single's parts with and without special tokens
+        # (add_special_tokens True/False) and the byte-level trimming (None, or add_prefix_space).
+        self.parts = parts
+        self.trim = trim
+        self.with_specials, self.without_specials = (_ends(parts[True]), _ends(parts[False]))
         # The added-token searches (raw text, view) for split_special_tokens False and True;
         # a new added vocabulary replaces the tokenizer's attribute, which drops this lane.
         av = tok.added_vocabulary
@@ -247,7 +250,7 @@ class Lane:
         ids.extend(chain.from_iterable(map(_IDS_OF, found[0])))
         if after:
             ids.extend(after)
-        source = _Rest(self.processor, found, view, moved, add_special_tokens, return_offsets, return_masks)
+        source = _Rest(self, found, view, moved, add_special_tokens, return_offsets, return_masks)
         return EncodeResult._lazy(source, {"ids": ids, "overflowing": [], "tokenization_text": view,
                                            "tokenization_text_pair": None, "raw_text": text, "raw_text_pair": None})
 
@@ -267,45 +270,73 @@ class _Deferred:
 class _Rest:
     """The lists of a lane result other than ids, made on first read."""
 
-    __slots__ = ("add", "found", "masks", "moved", "offsets", "processor", "view")
+    __slots__ = ("add", "found", "lane", "masks", "moved", "offsets", "view")
 
-    def __init__(self, processor, found, view, moved, add, offsets, masks):
-        self.processor, self.found, self.view, self.moved = processor, found, view, moved
+    def __init__(self, lane, found, view, moved, add, offsets, masks):
+        self.lane, self.found, self.view, self.moved = lane, found, view, moved
         self.add, self.offsets, self.masks = add, offsets, masks
 
     def fields(self) -> dict:
-        from .post_processors import post_process
-
+        # What the post-processor's one-sequence path (trim_offsets, then build_single) and
+        # Tokenizer._result make of the words, assembled directly (tests/test_fast_lane.py).
         ids: list = []
         values: list = []
         spans: list = []
         words: list = []
-        view = self.view
-        emit_words(self.found, view, 0, None, 0, view.isascii(), ids, values, spans, words, 0, self.offsets)
+        view, lane, need = self.view, self.lane, self.offsets
+        moved = self.moved
+        if type(moved) is _Deferred:
+            moved = moved.normalized_string()
+        mapper = None if moved is None or not need else OriginalMapper(moved)
+        # With nothing to trim or map, spans come out 1-based (contract offsets) at no cost.
+        direct = need and lane.trim is None and (mapper is None or mapper.identity)
+        emit_words(self.found, view, 1 if direct else 0, None, 0, view.isascii(), ids, values, spans, words, 0, need)
         n = len(ids)
-        enc = Encoding(ids, values, spans, [0] * n, [0] * n, words, [0] * n, [1] * n)
-        enc = post_process(self.processor, enc, None, self.add)
-        offsets = original = None
-        if self.offsets:
-            offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in enc.spans]
-            moved = self.moved
-            if type(moved) is _Deferred:
-                moved = moved.normalized_string()
-            mapper = None if moved is None else OriginalMapper(moved)
+        if need and lane.trim is not None:
+            trim_offsets(Encoding(ids, values, spans), lane.trim)
+        if need and not direct:
+            contract = [(s + 1, e + 1) for s, e in spans]
+        else:
+            contract = spans
+        parts = lane.parts[self.add]
+        if len(parts) == 1:  # the sequence alone
+            tokens, offsets, word_ids, type_ids = values, contract, words, [parts[0][1]] * n
+            special, seqs = [0] * n, [0] * n
+        else:
+            tokens, offsets, word_ids, type_ids, special, seqs = [], [], [], [], [], []
+            for part in parts:
+                if part[0] == "A":
+                    tokens += values
+                    offsets += contract
+                    word_ids += words
+                    type_ids += [part[1]] * n
+                    special += [0] * n
+                    seqs += [0] * n
+                else:
+                    k = len(part[1])
+                    tokens += part[2]
+                    offsets += [SENTINEL] * k
+                    word_ids += [None] * k
+                    type_ids += [part[3]] * k
+                    special += [1] * k
+                    seqs += [None] * k
+        original = None
+        if need:
             if mapper is None or mapper.identity:
                 original = list(offsets)  # the view has the raw text's characters in place: same spans
             else:
-                original = mapper.map_all(enc.spans)
+                mapped = iter(mapper.map_all(spans))
+                original = [SENTINEL if o is SENTINEL else next(mapped) for o in offsets]
         masks = self.masks
         return {
-            "tokens": enc.tokens,
-            "offsets": offsets,
+            "tokens": tokens,
+            "offsets": offsets if need else None,
             "original_offsets": original,
-            "special_tokens_mask": enc.special if masks else None,
-            "attention_mask": enc.attention if masks else None,
-            "token_type_ids": enc.type_ids if masks else None,
-            "word_ids": enc.word_ids,
-            "sequence_ids": enc.sequence_ids,
+            "special_tokens_mask": special if masks else None,
+            "attention_mask": [1] * len(tokens) if masks else None,
+            "token_type_ids": type_ids if masks else None,
+            "word_ids": word_ids,
+            "sequence_ids": seqs,
         }
 
 
@@ -327,17 +358,24 @@ def _build(tok) -> Lane | None:
     if plan is None:
         return None
     processor = tok.post_processor
-    if processor is None:
-        ends = ((), ())
-        return Lane(tok, plan, None, ends, ends)
+    if processor is None:  # HF's default for one sequence: nothing added, type and sequence 0
+        return Lane(tok, plan, {True: [("A", 0)], False: [("A", 0)]}, None)
     if type(processor) not in (pp.TemplateProcessing, pp.BertProcessing, pp.RobertaProcessing, pp.ByteLevel):
         return None
-    sides = []
+    parts = {}
     for add in (True, False):
-        parts = processor._single_parts(Encoding(), add)  # on an empty encoding: no trimming to undo
-        if parts is None or [p[0] for p in parts].count("A") != 1:
+        found = processor._single_parts(Encoding(), add)  # on an empty encoding: no trimming to undo
+        if found is None or [p[0] for p in found].count("A") != 1:
             return None
-        at = next(i for i, p in enumerate(parts) if p[0] == "A")
-        sides.append((tuple(chain.from_iterable(p[1] for p in parts[:at])),
-                      tuple(chain.from_iterable(p[1] for p in parts[at + 1:]))))
-    return Lane(tok, plan, copy.deepcopy(processor), sides[0], sides[1])
+        parts[add] = [p if p[0] == "A" else ("special", list(p[1]), list(p[2]), p[3]) for p in found]
+    trim = None
+    if type(processor) in (pp.ByteLevel, pp.RobertaProcessing) and processor.trim_offsets:
+        trim = processor.add_prefix_space
+    return Lane(tok, plan, parts, trim)
+
+
+def _ends(parts: list) -> tuple[tuple, tuple]:
+    """(ids before, ids after) the sequence in ``build_single`` parts."""
+    at = next(i for i, p in enumerate(parts) if p[0] == "A")
+    return (tuple(chain.from_iterable(p[1] for p in parts[:at])),
+            tuple(chain.from_iterable(p[1] for p in parts[at + 1:])))
