@@ -140,19 +140,27 @@ class Lattices:
         self.fwd = (fsrc, fdst, fsid)
         self.bwd = (bsrc, bdst, bsid)
         self.nodes = (wpre, wsuf, wsid)
+        self.alive: list[bool] | None = None  # as last given to compact()
+        self.compact_share = 0.15
 
     @property
     def by_stop(self) -> list[list[tuple[int, int, int]]]:
-        """Each word's nodes ``(start, stop, sid)`` sorted by (stop, start)."""
+        """Each word's live nodes ``(start, stop, sid)`` sorted by (stop, start)."""
         wpre, wsuf, wsid = self.nodes
-        b = self.bounds
-        return [[(self.plen[p], len(w) - self.slen[q], i) for p, q, i in zip(wpre[b[k]:b[k + 1]], wsuf[b[k]:b[k + 1]], wsid[b[k]:b[k + 1]])]
-                for k, (w, _) in enumerate(self.words)]
+        b, live = self.bounds, self.alive
+        return [[(self.plen[p], len(w) - self.slen[q], i) for p, q, i in zip(wpre[b[k]:b[k + 1]], wsuf[b[k]:b[k + 1]], wsid[b[k]:b[k + 1]])
+                 if live is None or live[i]] for k, (w, _) in enumerate(self.words)]
 
     def compact(self, alive: list[bool]) -> None:
-        """Drop the nodes of dead pieces (single characters never die, so no position goes uncovered)."""
+        """Forget the nodes of dead pieces (single characters never die, so no position goes uncovered).
+
+        Compressing every list costs about an E-step's worth, so it waits until at least
+        ``compact_share`` of the nodes are dead; until then dead pieces score ``-inf`` in the
+        passes, adding exactly ``0.0`` (or nothing) to every sum, max and best path.
+        """
+        self.alive = list(alive)
         keep = list(map(alive.__getitem__, self.nodes[2]))
-        if all(keep):
+        if keep.count(False) <= self.compact_share * len(keep):
             return
         self.nodes = tuple(list(compress(column, keep)) for column in self.nodes)
         kept_before = [0, *accumulate(keep)]  # nodes kept before each old position
@@ -162,9 +170,16 @@ class Lattices:
             keep = list(map(alive.__getitem__, sid))
             setattr(self, name, tuple(list(compress(column, keep)) for column in (src, dst, sid)))
 
+    def _live_score(self, score: list[float]) -> list[float]:
+        live = self.alive
+        if live is None or all(live):
+            return score
+        return [x if ok else NEG_INF for x, ok in zip(score, live)]
+
     def e_step(self, score: list[float], n_ids: int) -> tuple[float, list[float]]:
         """Forward-backward over every word: (corpus negative log-likelihood, expected counts per sid)."""
         expected = [0.0] * n_ids
+        score = self._live_score(score)
         exp = math.exp
         alpha = _pass(*self.fwd, score, len(self.plen))
         beta = _pass(*self.bwd, score, len(self.slen))
@@ -181,6 +196,7 @@ class Lattices:
 
     def viterbi_counts(self, score: list[float], n_ids: int) -> list[float]:
         """How often each sid is on its word's best path, times the word's count; ties go to the earliest start."""
+        score = self._live_score(score)
         src, dst, sid = self.fwd
         best = [NEG_INF] * len(self.plen)
         best[0] = 0.0
