@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 import tokcore
 from tokcore import normalizers as N
 from tokcore import post_processors as PP
-from tokcore.fast_lane import lane_for, same_place_view
+from tokcore.fast_lane import lane_for
+from tokcore.fast_views import same_place_view
 from tokcore.normalized import NormalizedString
 
 FILES = ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json",
@@ -259,7 +260,7 @@ def test_a_long_document_keeps_no_word_strings(monkeypatch):
 @settings(max_examples=150, deadline=None)
 @given(text=texts | st.text(max_size=12))
 def test_deleting_view_is_the_normalizers_text(norm, text):
-    from tokcore.fast_lane import deleting_view
+    from tokcore.fast_views import deleting_view
 
     normalizer = NORMALIZERS[norm]
     view = deleting_view(normalizer, text)
@@ -268,7 +269,7 @@ def test_deleting_view_is_the_normalizers_text(norm, text):
 
 
 def test_deleting_view_takes_a_document_with_a_byte_order_mark():
-    from tokcore.fast_lane import deleting_view
+    from tokcore.fast_views import deleting_view
 
     assert deleting_view(N.BertNormalizer(), "\ufeffIt’s\u3000Fine\x00!") == "it’s fine!"
     assert deleting_view(N.BertNormalizer(), "中") is None and deleting_view(N.BertNormalizer(), "É") is None
@@ -297,7 +298,7 @@ def sp_pair(name: str):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_sentencepiece_lines_through_the_lane_equal_the_reference(name, text):
-    from tokcore.fast_lane import sentencepiece_view
+    from tokcore.fast_views import sentencepiece_view
 
     fast, ref = sp_pair(name)
     view = sentencepiece_view(fast.normalizer, text)
@@ -307,7 +308,7 @@ def test_sentencepiece_lines_through_the_lane_equal_the_reference(name, text):
 
 
 def test_sentencepiece_view_takes_a_plain_line_only():
-    from tokcore.fast_lane import sentencepiece_view
+    from tokcore.fast_views import sentencepiece_view
 
     fast, ref = sp_pair("botchan_en_unigram_1000.model")
     assert sentencepiece_view(fast.normalizer, "It was a fine day.") == "▁It▁was▁a▁fine▁day."

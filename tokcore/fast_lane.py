@@ -1,183 +1,36 @@
 """The single-text fast lane of ``encode_result``: token ids now, every other list on first read.
 
 Most calls encode one plain text: no pair, nothing to truncate or pad, no added token inside,
-a normalizer that leaves every character where it was (ASCII text lower-cased, cleaned by
-BERT's rules, through a Unicode form; a ``Replace`` that finds nothing), a pre-tokenizer and
+a normalizer whose text ``tokcore.fast_views`` can give without an alignment, a pre-tokenizer and
 model with a word plan (``tokcore.fast_encode``) and a post-processor that only puts special
 tokens around the sequence and may trim byte-level spans. For such a call the ids are the
 cached ids of the text's words between the template's special ids: one regex pass and one
 dict lookup per word. The lane computes those at once and keeps the words' cached entries; the
 result fills tokens, offsets, masks and word ids on first read by running the usual steps on
-those entries (``emit_words``, then the post-processor on a private copy), as HF tokenizers
-builds its Python lists on first access. The values are the general path's by construction,
-and ``tests/test_fast_lane.py`` compares the two on random text.
+those entries (``emit_words``, then the post-processor's parts and trimming, read once per
+lane), as HF tokenizers builds its Python lists on first access. ``tests/test_fast_lane.py``
+compares lane results with the general path's on random text.
 
-Left out: pairs, windows, padding, added tokens in the text, texts whose normalization moves
-characters, dropout; those take the general path in ``tokcore.tokenizer``.
+Left out: pairs, windows, padding, added tokens in the text, dropout; those take the general
+path in ``tokcore.tokenizer``.
 """
 
 from __future__ import annotations
 
 import copy
-import unicodedata
 from itertools import chain
 
 from . import components
-from . import normalizers as n
 from .encoding import EncodeResult, Encoding
 from .encoding_merge import trim_offsets
 from .errors import check_text
 from .fast_encode import document_entries, emit_words, word_plan
+from .fast_views import _ascii_view, deferred_view, same_place_view
 from .normalized import NormalizedString
 from .offsets import SENTINEL
 from .original_offsets import OriginalMapper
 
 _IDS_OF = __import__("operator").itemgetter(0)
-
-
-# -- normalization that moves nothing ----------------------------------------------------------
-
-
-def same_place_view(normalizer, text: str) -> str | None:
-    """The normalized ``text`` when normalization keeps every character in place, and changes
-    only ASCII characters into ASCII ones (an identity alignment, byte for byte), else ``None``
-    (the general path decides).
-
-    ``same_place_view(Lowercase(), "Hi") == "hi"``; ``same_place_view(Strip(), " a") is None``.
-    """
-    if normalizer is None:
-        return text
-    if text.isascii():
-        return _ascii_view(normalizer, text)
-    return _unicode_view(normalizer, text, frozenset(_NON_ASCII.findall(text)))
-
-
-_NON_ASCII = __import__("regex").compile(r"[^\x00-\x7f]")
-
-
-def _ascii_view(normalizer, text: str) -> str | None:
-    t = type(normalizer)
-    if t is n.Sequence:
-        for child in normalizer.normalizers:
-            text = _ascii_view(child, text)
-            if text is None:
-                return None
-        return text
-    if t in (n.NFC, n.NFD, n.NFKC, n.NFKD, n.StripAccents):
-        return text  # ASCII is fixed by every Unicode form and has no combining mark
-    if t is n.Lowercase:
-        return text.lower()
-    if t is n.Replace:
-        return text if normalizer._rx.search(text) is None else None
-    if t is n.BertNormalizer:
-        if normalizer.clean_text:
-            text = text.translate(n._SPACE_TABLE)
-            if not text.isprintable():
-                return None  # a control character to drop: positions move
-        # Chinese characters and accents are not ASCII.
-        return text.lower() if normalizer.lowercase else text
-    return None
-
-
-def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
-    """``_ascii_view`` for text with the non-ASCII characters ``others``, each of which must come
-    through unchanged (ASCII ones may change, into ASCII)."""
-    t = type(normalizer)
-    if t is n.Sequence:
-        for child in normalizer.normalizers:
-            text = _unicode_view(child, text, others)
-            if text is None:
-                return None
-        return text
-    if t in (n.NFC, n.NFD, n.NFKC, n.NFKD):
-        # What the normalizer itself asks before doing anything (tokcore.unicode_norm).
-        return text if unicodedata.is_normalized(t.form, text) else None
-    if t is n.StripAccents:
-        return None if any(map(n.is_mark, others)) else text
-    if t is n.Lowercase:
-        return text.lower() if all(c.lower() == c for c in others) else None
-    if t is n.Replace:
-        return text if normalizer._rx.search(text) is None else None
-    if t is n.BertNormalizer:
-        lower = normalizer.lowercase
-        strip = lower if normalizer.strip_accents is None else normalizer.strip_accents
-        for c in others:
-            if normalizer.clean_text and (c in n._SPACE_TABLE_CHARS or not c.isprintable() or c == "\ufffd"):
-                return None  # a wider space becomes " ", a control is dropped
-            if normalizer.handle_chinese_chars and n._CJK.match(c):
-                return None  # spaces go around it
-            if (strip and n.is_nonspacing_mark(c)) or (lower and c.lower() != c):
-                return None
-        if strip and not unicodedata.is_normalized("NFD", text):
-            return None
-        if normalizer.clean_text:
-            text = text.translate(n._SPACE_TABLE)
-            if not text.isprintable():
-                return None
-        return text.lower() if lower else text
-    return None
-
-
-def deleting_view(normalizer, text: str) -> str | None:
-    """BertNormalizer's text when it only drops controls, turns white space into ``" "`` and
-    changes ASCII characters (every other character comes through), else ``None``. Positions
-    move, so the caller needs the normalizer's alignment too, but not to find the tokens.
-
-    ``deleting_view(BertNormalizer(), "\ufeffHi\u3000") == "hi "``.
-    """
-    if type(normalizer) is not n.BertNormalizer or not normalizer.clean_text:
-        return None
-    lower = normalizer.lowercase
-    strip = lower if normalizer.strip_accents is None else normalizer.strip_accents
-    table: dict[int, str | None] = {}
-    for c in frozenset(_NOT_PRINTABLE_ASCII.findall(text)):
-        if c in n._SPACE_TABLE_CHARS:
-            table[ord(c)] = " "
-        elif n.is_bert_control(c):
-            table[ord(c)] = None
-        elif c.isascii():
-            return None
-        elif ((normalizer.handle_chinese_chars and n._CJK.match(c)) or (strip and n.is_nonspacing_mark(c))
-              or (lower and c.lower() != c)):
-            return None
-    view = text.translate(table)
-    if strip and not unicodedata.is_normalized("NFD", view):
-        return None
-    return view.lower() if lower else view
-
-
-_NOT_PRINTABLE_ASCII = __import__("regex").compile(r"[^\x20-\x7e]")
-
-
-def sentencepiece_view(normalizer, text: str) -> str | None:
-    """sentencepiece's normalized line (a ``.model``'s charsmap then its whitespace rules, default
-    options) when the charsmap leaves the line alone and its spaces are single inner ones: the
-    dummy ``"▁"`` then the line with spaces escaped, else ``None``. The ``"▁"`` is inserted, so
-    positions move and the alignment is the normalizer's business.
-
-    ``sentencepiece_view(<botchan .model normalizer>, "Hi there") == "▁Hi▁there"``.
-    """
-    if type(normalizer) is not n.Sequence or len(normalizer.normalizers) != 2:
-        return None
-    charsmap, ws = normalizer.normalizers
-    if type(charsmap) is not n.Precompiled or type(ws).__name__ != "SentencePieceWhitespace":
-        return None
-    if not (ws.add_dummy_prefix and ws.remove_extra_whitespaces and ws.escape_whitespaces
-            and not ws.treat_whitespace_as_suffix):
-        return None
-    # Precompiled leaves ASCII text alone unless a rule's source is all ASCII.
-    if not text.isascii() or (charsmap._units and charsmap._ascii_rules):
-        return None
-    if not text or text[0] == " " or text[-1] == " " or "  " in text:
-        return None
-    return "\u2581" + text.replace(" ", "\u2581")
-
-
-def deferred_view(normalizer, text: str) -> str | None:
-    """The normalized text from ``deleting_view`` or ``sentencepiece_view``, whichever fits the normalizer."""
-    if type(normalizer) is n.BertNormalizer:
-        return deleting_view(normalizer, text)
-    return sentencepiece_view(normalizer, text)
 
 
 # -- the lane ------------------------------------------------------------------------------------
