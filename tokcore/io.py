@@ -119,8 +119,11 @@ def check_model_ids(model, source: object, *, where: str = "model.vocab") -> Non
 
     HF tokenizers silently keeps one of them; a file like that was edited by hand or damaged.
     """
+    vocab = model.get_vocab()
+    if len(set(vocab.values())) == len(vocab):  # the common case, checked in C
+        return
     seen: dict[int, str] = {}
-    for token, id_ in model.get_vocab().items():
+    for token, id_ in vocab.items():
         other = seen.setdefault(id_, token)
         if other != token:
             raise TokenizerFileError(source, f"duplicate id {id_}: tokens {other!r} and {token!r} both have it",
