@@ -236,3 +236,26 @@ def test_rank_merge_equals_the_quadratic_definition():
                                                 for k in range(len(toks))]
 
     check()
+
+
+def test_loading_restores_the_garbage_collectors_state(tmp_path):
+    import gc
+
+    import tokcore
+    from tokcore.errors import TokenizerFileError
+
+    good = tmp_path / "t.json"
+    tokcore.CharTokenizer().save(good)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            tokcore.load(good)
+            assert gc.isenabled() is enabled
+            with pytest.raises(TokenizerFileError):
+                tokcore.load(bad)
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
