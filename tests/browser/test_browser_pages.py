@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 import tokcore
 from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
@@ -132,8 +133,12 @@ def test_a_share_link_reopens_the_same_view(app_url, page, browser):
     query = parse_qs(urlsplit(page.url).query)
     assert query["oi_text"] == ["shared: é🙂"] and query["oi_tok"] == [ASCII_KEY]
     # The link shown on the page is the same as the address bar.
+    wait_for_app(page)
     page.get_by_text("Share this view").click()
-    shown = page.locator('[data-testid="stCode"] code').last.inner_text().strip()
+    # The link is redrawn by the run the radio started: poll until it carries the new choice.
+    code = page.locator('[data-testid="stCode"] code').last
+    expect(code).to_contain_text("oi_coords=original", timeout=30_000)
+    shown = code.inner_text().strip()
     assert parse_qs(urlsplit(shown).query) == query
     # Someone else opens it: a new browser context, nothing in common but the URL.
     other = browser.new_context(viewport={"width": 1400, "height": 1000})
