@@ -264,12 +264,11 @@ def _isolated_spans(spans, n):
 def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     """(ids, tokens, spans relative to the word's first byte, word offset per token, pieces, tokens,
     UTF-8 length of the word, the spans' starts, their stops) of one word; the prefix a pre-tokenizer inserts has no bytes."""
-    from .tokenizer import _byte_fallback_span
-
     cache = plan.first if first else plan.cache
     hit = cache.get(word)
     if hit is not None:
         return hit
+    from .tokenizer import _byte_fallback_span
     piece = piece_from_text(word, origin)
     if first and plan.prefix is not None:
         piece = Piece(plan.prefix + piece.text, [origin, *piece.bounds])
@@ -332,7 +331,7 @@ def word_entries(plan: WordPlan, seg: str, byte_start: int) -> tuple | None:
     elif prefixed:
         ents[0] = _entry(plan, found_words[0][1:], True, 0)
     elif plan.origin_matters and byte_start == 0 and (starts is None or starts[0] == 0):
-        ents[0] = _entry(plan, found_words[0], True, 0)
+        ents[0] = plan.first.get(found_words[0]) or _entry(plan, found_words[0], True, 0)
     return ents, found_words, starts, prefixed
 
 
