@@ -15,6 +15,17 @@ from .normalized import NormalizedString
 from .offsets import SENTINEL
 
 
+class _AsciiBytes:
+    """``byte_to_char`` of an ASCII view: byte ``b`` is character ``b`` (``get`` as on a dict)."""
+
+    @staticmethod
+    def get(b: int, default=None):
+        return b
+
+
+_ASCII_BYTES = _AsciiBytes()
+
+
 class OriginalMapper:
     """Maps 0-based byte spans of the tokenization text to contract spans of the raw input."""
 
@@ -36,7 +47,8 @@ class OriginalMapper:
                     return
             self.view_table = byte_table(view)
             self.raw_table = range(len(raw) + 1) if raw.isascii() else byte_table(raw)
-            self.byte_to_char = {b: i for i, b in enumerate(self.view_table)}
+            # An ASCII view's bytes are its characters: no table to build (a document's worth).
+            self.byte_to_char = _ASCII_BYTES if view.isascii() else {b: i for i, b in enumerate(self.view_table)}
 
     def _char_floor(self, b: int) -> tuple[int, int]:
         """(character index containing byte ``b``, bytes into that character)."""
@@ -64,6 +76,18 @@ class OriginalMapper:
         if self.identity:
             return [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
         get, starts, ends, raw = self.byte_to_char.get, self.starts, self.ends, self.raw_table
+        if self.byte_to_char is _ASCII_BYTES:
+            # Spans of an ASCII view are character spans already: two table lookups each.
+            out = []
+            for span in spans:
+                if span is None:
+                    out.append(SENTINEL)
+                elif span[1] > span[0]:
+                    start, stop = raw[starts[span[0]]], raw[ends[span[1] - 1]]
+                    out.append((start + 1, (stop if stop > start else start) + 1))
+                else:
+                    out.append(self.map(span))
+            return out
         out = []
         for span in spans:
             if span is None:
