@@ -195,7 +195,9 @@ class _Rest:
 
 def lane_for(tok) -> Lane | None:
     """The tokenizer's lane (``None``: no lane for this pipeline). ``Tokenizer`` drops it when a
-    stage is replaced; it is rebuilt when an option of any stage changes (``components.GENERATION``)."""
+    stage is replaced; it is rebuilt when an option of any stage is set (``components.GENERATION``).
+    An in-place edit of a stage's inner list (``seq.normalizers.append(...)``) is not seen: set the
+    attribute or replace the stage instead."""
     held = tok.__dict__.get("_lane")
     if held is not None and held[0] == components.GENERATION[0]:
         return held[1]
