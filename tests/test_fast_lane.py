@@ -336,3 +336,18 @@ def test_plain_batch_items_take_the_lane():
     out = fast.encode_batch(items, return_offsets=True)
     assert ["_source" in r.__dict__ for r in out] == [True, False, False, True]
     assert out == ref.encode_batch(items, return_offsets=True)
+
+
+def test_lazy_results_read_from_many_threads_at_once():
+    # Streamlit serves sessions from threads: a result read by several at once fills once, right.
+    from concurrent.futures import ThreadPoolExecutor
+
+    fast, ref = pair_for("gpt2/tokenizer.json")
+    texts = [f"line {i}: the quick brown fox" for i in range(40)]
+    want = [ref.encode_result(t, return_offsets=True, return_masks=True) for t in texts]
+    for _ in range(5):
+        results = [fast.encode_result(t, return_offsets=True, return_masks=True) for t in texts]
+        with ThreadPoolExecutor(8) as pool:
+            read = list(pool.map(lambda r: (r.offsets, r.tokens, r.word_ids), results * 4))
+        assert results == want
+        assert read == [(w.offsets, w.tokens, w.word_ids) for w in want] * 4

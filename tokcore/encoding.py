@@ -119,12 +119,14 @@ class EncodeResult:
     def __getattr__(self, name: str):
         # Only reached for a field a lazy result has not filled yet (or a missing attribute).
         d = self.__dict__
+        if name in d:  # filled by another thread since this lookup began
+            return d[name]
         source = d.get("_source")
         if source is None or name not in _LAZY_FIELDS:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         for key, value in source.fields().items():
             d.setdefault(key, value)
-        del d["_source"]
+        d.pop("_source", None)  # another thread may have filled it meanwhile: same values
         return d[name]
 
     def __getstate__(self) -> dict:
