@@ -351,3 +351,15 @@ def test_lazy_results_read_from_many_threads_at_once():
             read = list(pool.map(lambda r: (r.offsets, r.tokens, r.word_ids), results * 4))
         assert results == want
         assert read == [(w.offsets, w.tokens, w.word_ids) for w in want] * 4
+
+
+def test_tokens_added_after_a_lane_was_built_are_matched():
+    fast, ref = pair_for("minilm/tokenizer.json")
+    tok, reference = copy.deepcopy(fast), copy.deepcopy(ref)
+    text = "say zorblax twice: zorblax"
+    assert tok.encode_result(text, return_offsets=True) == reference.encode_result(text, return_offsets=True)
+    for t in (tok, reference):
+        t.add_tokens(["zorblax"])
+    got = tok.encode_result(text, return_offsets=True)
+    assert got == reference.encode_result(text, return_offsets=True)
+    assert got.tokens.count("zorblax") == 2
