@@ -226,7 +226,7 @@ _GPT2_TEXT = st.lists(st.sampled_from(["a", "Z", "9", " ", "  ", "\n", "\n\n", "
 def test_gpt2_cut_splits_the_words_exactly(text, at):
     # The defining property of a cut: the pattern finds the same words in the two halves.
     from tokcore.byte_level import GPT2_REGEX
-    from tokcore.fast_encode import _gpt2_cut
+    from tokcore.fast_words import _gpt2_cut
 
     cut = _gpt2_cut(text, min(at, len(text)))
     assert min(at, len(text)) <= cut <= len(text)

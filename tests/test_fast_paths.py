@@ -297,7 +297,7 @@ def test_drop_chars_skipping_ascii_equals_full_scan(text, touched):
 @settings(max_examples=400, deadline=None)
 @given(st.text(max_size=30) | st.lists(st.sampled_from(ALPHABET + [" ", " ", "ab", "\u3000", "\x1c"])).map("".join))
 def test_non_space_runs_shortcut_equals_match_spans(text):
-    from tokcore.fast_encode import _non_space_runs, _non_space_runs_reference
+    from tokcore.fast_words import _non_space_runs, _non_space_runs_reference
 
     assert _non_space_runs(text) == _non_space_runs_reference(text)
 
@@ -372,7 +372,7 @@ def test_charsmap_scan_of_non_ascii_stretches_equals_full_scan(name, text):
                   max_size=16).map("".join))
 def test_gpt2_ascii_twin_finds_what_the_unicode_pattern_finds(text):
     from tokcore.byte_level import GPT2_REGEX
-    from tokcore.fast_encode import GPT2_ASCII
+    from tokcore.fast_words import GPT2_ASCII
 
     assert GPT2_ASCII.findall(text) == GPT2_REGEX.findall(text)
 
@@ -380,7 +380,7 @@ def test_gpt2_ascii_twin_finds_what_the_unicode_pattern_finds(text):
 def test_gpt2_ascii_twin_classes_are_the_unicode_patterns_classes():
     import regex
 
-    from tokcore.fast_encode import _ASCII_SPACE
+    from tokcore.fast_words import _ASCII_SPACE
 
     ascii_chars = [chr(c) for c in range(128)]
     assert {c for c in ascii_chars if regex.match(r"\s", c)} == set(_ASCII_SPACE)
