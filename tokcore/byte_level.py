@@ -6,7 +6,8 @@ printable Latin-1 bytes map to themselves, the other 68 (controls, space, NBSP, 
 U+0100..U+0143 in byte order. So a space is ``"Ġ"`` and a newline ``"Ċ"``.
 
 The split patterns are the regular expressions each family runs before BPE (``regex`` module
-syntax: ``\\p{L}``, possessive quantifiers).
+syntax: ``\\p{L}``, possessive quantifiers). ``ByteLevelOptions`` holds HF's three ``ByteLevel``
+options and their file form, shared by the pre-tokenizer, post-processor and decoder.
 
 Left out: the BPE merges themselves (``tokcore.models``) and offsets trimming (post-processors).
 """
@@ -14,6 +15,8 @@ Left out: the BPE merges themselves (``tokcore.models``) and offsets trimming (p
 from __future__ import annotations
 
 import regex
+
+from .errors import ConfigurationError
 
 
 def _build_alphabet() -> dict[int, str]:
@@ -111,3 +114,26 @@ def chars_to_bytes(chars: str) -> bytes | None:
         return mapped.encode("latin-1")
     except UnicodeEncodeError:
         return None
+
+
+class ByteLevelOptions:
+    """HF's ``ByteLevel`` options, shared by its three roles (pre-tokenizer, post-processor, decoder)."""
+
+    def __init__(self, *, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True):
+        for name, value in (("add_prefix_space", add_prefix_space), ("trim_offsets", trim_offsets), ("use_regex", use_regex)):
+            if not isinstance(value, bool):
+                raise ConfigurationError(f"ByteLevel {name} must be true or false, got {value!r}")
+        self.add_prefix_space = add_prefix_space
+        self.trim_offsets = trim_offsets
+        self.use_regex = use_regex
+
+    def to_dict(self) -> dict:
+        return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space, "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        return cls(
+            add_prefix_space=data.get("add_prefix_space", True),
+            trim_offsets=data.get("trim_offsets", True),
+            use_regex=data.get("use_regex", True),
+        )

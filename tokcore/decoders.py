@@ -10,6 +10,7 @@ Left out: id lookup and skipping special tokens (``Tokenizer.decode`` does those
 
 from __future__ import annotations
 
+from .byte_level import ByteLevelOptions
 from .components import Decoder, build, register
 from .errors import ConfigurationError
 from .onig_regex import compile_onig, find_matches
@@ -135,29 +136,6 @@ class Replace(Decoder):
         if isinstance(pattern, dict) and len(pattern) == 1 and "Regex" in pattern:
             return cls(content=content, regex=_string(pattern, "Regex"))
         raise ValueError("'pattern' must be {'String': ...} or {'Regex': ...}")
-
-
-class ByteLevelOptions:
-    """HF's ``ByteLevel`` options, shared by its three roles (pre-tokenizer, post-processor, decoder)."""
-
-    def __init__(self, *, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True):
-        for name, value in (("add_prefix_space", add_prefix_space), ("trim_offsets", trim_offsets), ("use_regex", use_regex)):
-            if not isinstance(value, bool):
-                raise ConfigurationError(f"ByteLevel {name} must be true or false, got {value!r}")
-        self.add_prefix_space = add_prefix_space
-        self.trim_offsets = trim_offsets
-        self.use_regex = use_regex
-
-    def to_dict(self) -> dict:
-        return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space, "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
-
-    @classmethod
-    def from_dict(cls, data, *, source="<dict>", where=""):
-        return cls(
-            add_prefix_space=data.get("add_prefix_space", True),
-            trim_offsets=data.get("trim_offsets", True),
-            use_regex=data.get("use_regex", True),
-        )
 
 
 @register("decoder")

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .byte_level import ByteLevelOptions
 from .components import PostProcessor, build, register
-from .decoders import ByteLevelOptions
 from .encoding import Encoding
 from .encoding_merge import (
     build_single,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import regex
 
 from .byte_level import _TO_CHARS as _BYTE_CHARS
-from .byte_level import GPT2_REGEX, bytes_to_chars
+from .byte_level import GPT2_REGEX, ByteLevelOptions, bytes_to_chars
 from .components import Piece, PreTokenizer, build, register
 from .errors import ConfigurationError, TokenizerFileError
 from .pre_tokenizers_scripts import UnicodeScripts
@@ -210,7 +210,7 @@ class Metaspace(PreTokenizer):
 
 
 @register("pre_tokenizer")
-class ByteLevel(PreTokenizer):
+class ByteLevel(ByteLevelOptions, PreTokenizer):
     """GPT-2's byte level: split with the GPT-2 regex, then write every UTF-8 byte as one character.
 
     ``add_prefix_space`` puts a space (empty span) before a piece not starting with one;
@@ -219,6 +219,7 @@ class ByteLevel(PreTokenizer):
     """
 
     def __init__(self, *, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True):
+        # Lenient where ByteLevelOptions is strict: this pre-tokenizer always took any truthy value.
         self.add_prefix_space = bool(add_prefix_space)
         self.trim_offsets = bool(trim_offsets)
         self.use_regex = bool(use_regex)
@@ -233,21 +234,6 @@ class ByteLevel(PreTokenizer):
         parts = pieces_of_matches(piece, GPT2_REGEX, ONIG_CLASSES) if self.use_regex else [piece]
         return [to_byte_chars(p) for p in parts]
 
-    def to_dict(self) -> dict:
-        return {
-            "type": "ByteLevel",
-            "add_prefix_space": self.add_prefix_space,
-            "trim_offsets": self.trim_offsets,
-            "use_regex": self.use_regex,
-        }
-
-    @classmethod
-    def from_dict(cls, data, *, source="<dict>", where=""):
-        return cls(
-            add_prefix_space=data.get("add_prefix_space", True),
-            trim_offsets=data.get("trim_offsets", True),
-            use_regex=data.get("use_regex", True),
-        )
 
 
 def to_byte_chars(piece: Piece) -> Piece:
