@@ -23,15 +23,6 @@ from __future__ import annotations
 from bisect import bisect_right
 
 
-def char_class(spec: str) -> str:
-    """A regex character-class body for hex ranges. ``char_class("41-5A 5F") == r"\U00000041-\U0000005A\U0000005F"``."""
-    parts = []
-    for item in spec.split():
-        a, _, b = item.partition("-")
-        parts.append(f"\\U{int(a, 16):08X}-\\U{int(b, 16):08X}" if b else f"\\U{int(a, 16):08X}")
-    return "".join(parts)
-
-
 def parse_ranges(spec: str) -> tuple[list[int], list[int]]:
     """Starts and stops (inclusive) of hex ranges. ``parse_ranges("41-5A 5F") == ([65, 95], [90, 95])``."""
     starts, stops = [], []
