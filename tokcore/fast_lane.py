@@ -64,15 +64,12 @@ class Lane:
     def encode(self, tok, text: str, return_offsets: bool, return_masks: bool, add_special_tokens: bool,
                assume_normalized: bool, split_special_tokens: bool) -> EncodeResult | None:
         """The result for ``text``, or ``None`` when the lane does not apply to it."""
-        if not text.isascii():
-            check_text(text)  # ASCII is always valid
+        check_text(text)
         normalizer = self.normalizer
-        if assume_normalized or normalizer is None:
+        if assume_normalized:
             view = text
-        elif not self.same_place:
-            view = None
         else:
-            view = _ascii_view(normalizer, text) if text.isascii() else same_place_view(normalizer, text)
+            view = same_place_view(normalizer, text) if self.same_place else None
         moved = None
         if view is None and self.deferred is not None:
             view = deferred_view(normalizer, text)

@@ -14,6 +14,7 @@ Left out: the alignments themselves (``tokcore.normalized``) and normalizers not
 from __future__ import annotations
 
 import unicodedata
+from functools import cache
 
 from . import normalizers as n
 
@@ -81,23 +82,32 @@ def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
     if t is n.Replace:
         return text if normalizer._rx.search(text) is None else None
     if t is n.BertNormalizer:
-        lower = normalizer.lowercase
-        strip = lower if normalizer.strip_accents is None else normalizer.strip_accents
         for c in others:
             if normalizer.clean_text and (c in n._SPACE_TABLE_CHARS or not c.isprintable() or c == "\ufffd"):
                 return None  # a wider space becomes " ", a control is dropped
-            if normalizer.handle_chinese_chars and n._CJK.match(c):
-                return None  # spaces go around it
-            if (strip and n.is_nonspacing_mark(c)) or (lower and c.lower() != c):
+            if not _bert_keeps(normalizer, c):
                 return None
-        if strip and not unicodedata.is_normalized("NFD", text):
+        if _bert_strips(normalizer) and not unicodedata.is_normalized("NFD", text):
             return None
         if normalizer.clean_text:
             text = text.translate(n._SPACE_TABLE)
             if not text.isprintable():
                 return None
-        return text.lower() if lower else text
+        return text.lower() if normalizer.lowercase else text
     return None
+
+
+def _bert_strips(normalizer) -> bool:
+    """Whether BertNormalizer strips accents (``strip_accents=None`` follows ``lowercase``)."""
+    return normalizer.lowercase if normalizer.strip_accents is None else normalizer.strip_accents
+
+
+def _bert_keeps(normalizer, c: str) -> bool:
+    """Whether BertNormalizer leaves the non-ASCII character ``c`` (not a space or control) as it is:
+    no spaces around a CJK character, no accent stripped, no case changed."""
+    return not ((normalizer.handle_chinese_chars and n._CJK.match(c))
+                or (_bert_strips(normalizer) and n.is_nonspacing_mark(c))
+                or (normalizer.lowercase and c.lower() != c))
 
 
 def deleting_view(normalizer, text: str) -> str | None:
@@ -109,23 +119,18 @@ def deleting_view(normalizer, text: str) -> str | None:
     """
     if type(normalizer) is not n.BertNormalizer or not normalizer.clean_text:
         return None
-    lower = normalizer.lowercase
-    strip = lower if normalizer.strip_accents is None else normalizer.strip_accents
     table: dict[int, str | None] = {}
     for c in frozenset(_NOT_PRINTABLE_ASCII.findall(text)):
         if c in n._SPACE_TABLE_CHARS:
             table[ord(c)] = " "
         elif n.is_bert_control(c):
             table[ord(c)] = None
-        elif c.isascii():
-            return None
-        elif ((normalizer.handle_chinese_chars and n._CJK.match(c)) or (strip and n.is_nonspacing_mark(c))
-              or (lower and c.lower() != c)):
+        elif c.isascii() or not _bert_keeps(normalizer, c):
             return None
     view = text.translate(table)
-    if strip and not unicodedata.is_normalized("NFD", view):
+    if _bert_strips(normalizer) and not unicodedata.is_normalized("NFD", view):
         return None
-    return view.lower() if lower else view
+    return view.lower() if normalizer.lowercase else view
 
 
 _NOT_PRINTABLE_ASCII = __import__("regex").compile(r"[^\x20-\x7e]")
@@ -142,7 +147,7 @@ def sentencepiece_view(normalizer, text: str) -> str | None:
     if type(normalizer) is not n.Sequence or len(normalizer.normalizers) != 2:
         return None
     charsmap, ws = normalizer.normalizers
-    if type(charsmap) is not n.Precompiled or type(ws).__name__ != "SentencePieceWhitespace":
+    if type(charsmap) is not n.Precompiled or type(ws) is not _sentencepiece_whitespace():
         return None
     if not (ws.add_dummy_prefix and ws.remove_extra_whitespaces and ws.escape_whitespaces
             and not ws.treat_whitespace_as_suffix):
@@ -153,6 +158,14 @@ def sentencepiece_view(normalizer, text: str) -> str | None:
     if not text or text[0] == " " or text[-1] == " " or "  " in text:
         return None
     return "\u2581" + text.replace(" ", "\u2581")
+
+
+@cache
+def _sentencepiece_whitespace():
+    # Imported on first use: the loaders package imports the pipeline, which imports this module.
+    from .loaders.sentencepiece_build import SentencePieceWhitespace
+
+    return SentencePieceWhitespace
 
 
 def deferred_view(normalizer, text: str) -> str | None:

@@ -76,18 +76,6 @@ class OriginalMapper:
         if self.identity:
             return [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
         get, starts, ends, raw = self.byte_to_char.get, self.starts, self.ends, self.raw_table
-        if self.byte_to_char is _ASCII_BYTES:
-            # Spans of an ASCII view are character spans already: two table lookups each.
-            out = []
-            for span in spans:
-                if span is None:
-                    out.append(SENTINEL)
-                elif span[1] > span[0]:
-                    start, stop = raw[starts[span[0]]], raw[ends[span[1] - 1]]
-                    out.append((start + 1, (stop if stop > start else start) + 1))
-                else:
-                    out.append(self.map(span))
-            return out
         out = []
         for span in spans:
             if span is None:
