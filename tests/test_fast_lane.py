@@ -13,8 +13,8 @@ import copy
 import dataclasses
 import pickle
 
+import fast_pairs
 import pytest
-from conftest import require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,18 +38,8 @@ WORDS = ["hello", "qq", "Hello", "WORLD", "it's", "don't", " ", "  ", "\t", "\n"
 texts = (st.lists(st.sampled_from(WORDS), max_size=20).map("".join)
          | st.text(st.characters(max_codepoint=127), max_size=40))
 
-_LOADED: dict[str, tuple] = {}
-
-
 def pair_for(name: str):
-    if name not in _LOADED:
-        path = require_shared("reference", "hf", *name.split("/"))
-        fast, ref = tokcore.load(path), tokcore.load(path)
-        for t in (fast, ref):
-            t.truncation = t.padding = None
-        ref.fast = False
-        _LOADED[name] = (fast, ref)
-    return _LOADED[name]
+    return fast_pairs.pair_for("hf", name)
 
 
 def check_same(fast, ref, text):
@@ -281,16 +271,8 @@ def test_deleting_view_takes_a_document_with_a_byte_order_mark():
     assert res == ref.encode_result(text, return_offsets=True, return_masks=True)
 
 
-_SP_LOADED: dict[str, tuple] = {}
-
-
 def sp_pair(name: str):
-    if name not in _SP_LOADED:
-        path = require_shared("reference", "sentencepiece", name)
-        fast, ref = tokcore.load(path), tokcore.load(path)
-        ref.fast = False
-        _SP_LOADED[name] = (fast, ref)
-    return _SP_LOADED[name]
+    return fast_pairs.pair_for("sentencepiece", name)
 
 
 @pytest.mark.parametrize("name", ["botchan_en_unigram_1000.model", "botchan_en_bpe_1000.model",

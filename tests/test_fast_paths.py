@@ -13,6 +13,7 @@ import copy
 
 import pytest
 from conftest import require_shared
+from fast_pairs import pair_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,23 +35,6 @@ TK_FILES = ["gpt2.tiktoken", "multilingual.tiktoken"]
 ALPHABET = list("aZé e\u0301 \t\n\r  '’s.,!?-_09٣中文ア😀▁Ġ\u00a0\u2003\u200b\x00\x85\ufeffß") + [
     "<|endoftext|>", "[CLS]", "[SEP]", "[MASK]", "</s>", "<unk>", "'s", "  ", "\n\n", "hello", "Hello", "world"]
 texts = st.lists(st.sampled_from(ALPHABET), max_size=24).map("".join) | st.text(max_size=30)
-
-_LOADED: dict[str, tuple] = {}
-
-
-def pair_for(kind: str, name: str):
-    """(fast, reference) tokenizers loaded from the same reference file, without truncation/padding."""
-    key = f"{kind}/{name}"
-    if key not in _LOADED:
-        path = require_shared("reference", kind, *name.split("/"))
-        fast, ref = tokcore.load(path), tokcore.load(path)
-        for t in (fast, ref):
-            t.truncation = None
-            t.padding = None
-        ref.fast = False
-        _LOADED[key] = (fast, ref)
-    return _LOADED[key]
-
 
 def same(fast, ref, text, **kw):
     a = fast.encode_result(text, return_offsets=True, return_masks=True, **kw)

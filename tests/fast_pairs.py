@@ -1,0 +1,27 @@
+"""(fast, reference) tokenizer pairs for the fast-path tests, loaded once per file.
+
+The reference copy runs with ``fast = False`` (the general pipeline); both have truncation and
+padding off. Tests that change a tokenizer deep-copy the pair first: the pairs are shared.
+"""
+
+from __future__ import annotations
+
+from shared_data import require_shared
+
+import tokcore
+
+_LOADED: dict[str, tuple] = {}
+
+
+def pair_for(kind: str, name: str):
+    """(fast, reference) tokenizers loaded from ``reference/<kind>/<name>`` in the shared data."""
+    key = f"{kind}/{name}"
+    if key not in _LOADED:
+        path = require_shared("reference", kind, *name.split("/"))
+        fast, ref = tokcore.load(path), tokcore.load(path)
+        for t in (fast, ref):
+            t.truncation = None
+            t.padding = None
+        ref.fast = False
+        _LOADED[key] = (fast, ref)
+    return _LOADED[key]
