@@ -134,10 +134,10 @@ class _Rest:
         spans: list = []
         words: list = []
         view, lane, need = self.view, self.lane, self.offsets
-        moved = self.moved
+        moved = self.moved if need else None  # the alignment only serves original offsets
         if type(moved) is _Deferred:
             moved = moved.normalized_string()
-        mapper = None if moved is None or not need else OriginalMapper(moved)
+        mapper = None if moved is None else OriginalMapper(moved)
         # With nothing to trim or map, spans come out 1-based (contract offsets) at no cost.
         direct = need and lane.trim is None and (mapper is None or mapper.identity)
         emit_words(self.found, view, 1 if direct else 0, None, 0, view.isascii(), ids, values, spans, words, 0, need)
