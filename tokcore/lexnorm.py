@@ -74,7 +74,7 @@ class LexNormResult:
 
     def map_offsets(self, offsets: Iterable[Sequence[int]]) -> list[tuple[int, int]]:
         """Contract spans in ``text`` -> contract spans in ``original`` (sentinels stay sentinels)."""
-        from .tokenizer import OriginalMapper
+        from .original_offsets import OriginalMapper
 
         mapper = OriginalMapper(self.alignment)
         out = []

@@ -23,8 +23,7 @@ from .errors import UnknownIdError, WrongTypeError, check_text
 from .fast_encode import byte_table, encode_words, word_plan
 from .fast_lane import lane_for
 from .normalized import NormalizedString
-from .offsets import SENTINEL
-from .original_offsets import OriginalMapper
+from .result_build import build_result
 
 FORMAT_NAME = "tokcore"
 FORMAT_VERSION = 1
@@ -266,8 +265,8 @@ class Tokenizer:
             enc, ns = self._encode_sequence(text, assume_normalized=assume_normalized,
                                             split_special=split_special_tokens, seq=0, need_spans=return_offsets)
             enc = self._post_process(enc, None, add_special_tokens)
-            return self._result(enc, ns, None, text, None, return_offsets=return_offsets, return_masks=return_masks,
-                                _own=not enc.overflowing)
+            return build_result(enc, ns, None, text, None, fast=True, return_offsets=return_offsets,
+                                return_masks=return_masks, own=not enc.overflowing)
         results = self.encode_batch(
             [text if text_pair is None else (text, text_pair)],
             assume_normalized=assume_normalized,
@@ -351,7 +350,8 @@ class Tokenizer:
             built.append((enc, ns_a, ns_b, first, second))
         _trunc.pad_encodings([b[0] for b in built], pad)
         results = [
-            self._result(enc, ns_a, ns_b, first, second, return_offsets=return_offsets, return_masks=return_masks)
+            build_result(enc, ns_a, ns_b, first, second, fast=self.fast, return_offsets=return_offsets,
+                         return_masks=return_masks)
             for enc, ns_a, ns_b, first, second in built
         ]
         if lane is None:
@@ -367,58 +367,6 @@ class Tokenizer:
         from .post_processors import post_process
 
         return post_process(self.post_processor, enc_a, enc_b, add_special_tokens)
-
-    def _result(self, enc, ns_a, ns_b, raw_a, raw_b, *, return_offsets: bool, return_masks: bool,
-                _mappers=None, _own: bool = False) -> EncodeResult:
-        offsets = original = None
-        if return_offsets:
-            spans = enc.spans
-            offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
-            fast = self.fast
-            if _mappers is None:  # built once, shared by the overflowing windows
-                _mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
-            map_a, map_b = _mappers
-            if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
-                original = list(offsets)  # identity alignment: the same spans (a copy, lists are mutable)
-            elif fast and map_b is None and 1 not in enc.sequence_ids:
-                original = map_a.map_all(spans)
-            else:
-                mappers = {0: map_a, 1: map_b}
-                original = []
-                for span, seq in zip(spans, enc.sequence_ids):
-                    mapper = mappers.get(seq if seq is not None else 0)
-                    original.append(SENTINEL if span is None or mapper is None else mapper.map(span))
-        overflowing = [
-            self._result(o, ns_a, ns_b, raw_a, raw_b, return_offsets=return_offsets, return_masks=return_masks,
-                         _mappers=_mappers)
-            for o in enc.overflowing
-        ]
-        if _own:  # nobody else holds this Encoding: hand its lists over
-            return EncodeResult(
-                ids=enc.ids, tokens=enc.tokens, offsets=offsets, original_offsets=original,
-                special_tokens_mask=enc.special if return_masks else None,
-                attention_mask=enc.attention if return_masks else None,
-                token_type_ids=enc.type_ids if return_masks else None,
-                word_ids=enc.word_ids, sequence_ids=enc.sequence_ids, overflowing=overflowing,
-                tokenization_text=ns_a.normalized, tokenization_text_pair=None if ns_b is None else ns_b.normalized,
-                raw_text=raw_a, raw_text_pair=raw_b,
-            )
-        return EncodeResult(
-            ids=list(enc.ids),
-            tokens=list(enc.tokens),
-            offsets=offsets,
-            original_offsets=original,
-            special_tokens_mask=list(enc.special) if return_masks else None,
-            attention_mask=list(enc.attention) if return_masks else None,
-            token_type_ids=list(enc.type_ids) if return_masks else None,
-            word_ids=list(enc.word_ids),
-            sequence_ids=list(enc.sequence_ids),
-            overflowing=overflowing,
-            tokenization_text=ns_a.normalized,
-            tokenization_text_pair=None if ns_b is None else ns_b.normalized,
-            raw_text=raw_a,
-            raw_text_pair=raw_b,
-        )
 
     def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
         """Token ids of ``text``. ``CharTokenizer().encode("hi") == [76, 77]``."""

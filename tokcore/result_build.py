@@ -1,0 +1,67 @@
+"""``build_result``: a finished ``Encoding`` and its alignments as the frozen ``EncodeResult``.
+
+Spans become contract offsets in the tokenization text (1-based, ``(0, 0)`` for inserted tokens)
+and, through each sequence's ``OriginalMapper``, in the raw input; overflowing windows become
+results of their own, sharing the mappers.
+
+Left out: how the ``Encoding`` is made (``tokcore.tokenizer``) and the single-text lane's own
+results (``tokcore.fast_lane``).
+"""
+
+from __future__ import annotations
+
+from .encoding import EncodeResult
+from .offsets import SENTINEL
+from .original_offsets import OriginalMapper
+
+
+def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
+                 mappers=None, own: bool = False) -> EncodeResult:
+    """The result of ``enc`` (sequences normalized as ``ns_a``/``ns_b`` from ``raw_a``/``raw_b``).
+
+    ``fast`` allows the identity and whole-list mapping shortcuts (``Tokenizer.fast``); ``own``
+    says nobody else holds ``enc``, so its lists are handed over instead of copied.
+    """
+    offsets = original = None
+    if return_offsets:
+        spans = enc.spans
+        offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+        if mappers is None:  # built once, shared by the overflowing windows
+            mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
+        map_a, map_b = mappers
+        if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
+            original = list(offsets)  # identity alignment: the same spans (a copy, lists are mutable)
+        elif fast and map_b is None and 1 not in enc.sequence_ids:
+            original = map_a.map_all(spans)
+        else:
+            by_seq = {0: map_a, 1: map_b}
+            original = []
+            for span, seq in zip(spans, enc.sequence_ids):
+                mapper = by_seq.get(seq if seq is not None else 0)
+                original.append(SENTINEL if span is None or mapper is None else mapper.map(span))
+    overflowing = [
+        build_result(o, ns_a, ns_b, raw_a, raw_b, fast=fast, return_offsets=return_offsets,
+                     return_masks=return_masks, mappers=mappers)
+        for o in enc.overflowing
+    ]
+    take = _same if own else list
+    return EncodeResult(
+        ids=take(enc.ids),
+        tokens=take(enc.tokens),
+        offsets=offsets,
+        original_offsets=original,
+        special_tokens_mask=take(enc.special) if return_masks else None,
+        attention_mask=take(enc.attention) if return_masks else None,
+        token_type_ids=take(enc.type_ids) if return_masks else None,
+        word_ids=take(enc.word_ids),
+        sequence_ids=take(enc.sequence_ids),
+        overflowing=overflowing,
+        tokenization_text=ns_a.normalized,
+        tokenization_text_pair=None if ns_b is None else ns_b.normalized,
+        raw_text=raw_a,
+        raw_text_pair=raw_b,
+    )
+
+
+def _same(items: list) -> list:
+    return items
