@@ -52,3 +52,20 @@ def wait_for_widgets(page) -> None:
 
 def exception_boxes(page) -> int:
     return page.locator('[data-testid="stException"]').count()
+
+
+def click_until(page, button: str, shown, *, tries: int = 3, timeout_ms: int = 20_000) -> None:
+    """Click ``button`` until the locator ``shown`` appears.
+
+    A click that lands while a loaded server is still rerunning the script can be dropped: after
+    the run settles, click again if ``shown`` did not appear (never more than ``tries`` times).
+    """
+    for _ in range(tries):
+        page.get_by_role("button", name=button).click()
+        wait_for_app(page)
+        try:
+            shown.wait_for(timeout=timeout_ms)
+            return
+        except Exception:  # Playwright's TimeoutError: the click may have been lost
+            continue
+    shown.wait_for()

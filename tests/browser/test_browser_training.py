@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import click_until, exception_boxes, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -32,9 +32,7 @@ def test_bpe_classic_corpus_step_to_merge_3_shows_hug(page, app_url):
     page.get_by_role("heading", name="Train BPE").wait_for()
     page.get_by_text("Before any merge").wait_for()
     for want in ("Merge 1", "Merge 2", "Merge 3"):
-        page.get_by_role("button", name="Next ▶").click()
-        page.locator("h3", has_text=want).wait_for()
-        wait_for_app(page)
+        click_until(page, "Next ▶", page.locator("h3", has_text=want))
     title = heading_text(page)
     assert "Merge 3" in title and "hug" in title, title
     # The new token is highlighted in the corpus words (hug x10 and hugs x5 both hold it).
@@ -85,9 +83,7 @@ def test_unigram_pruning_draws_the_loss_chart(page, app_url):
     points = page.locator(".js-plotly-plot").filter(has_text="Pruning rounds").locator(".scatterlayer .point")
     expect(points).to_have_count(4)
     for want in ("Round 2:", "Round 3:"):
-        page.get_by_role("button", name="Next ▶").click()
-        page.get_by_text(want).wait_for()
-        wait_for_app(page)
+        click_until(page, "Next ▶", page.get_by_text(want))
     expect(points).to_have_count(8, timeout=30_000)
     assert exception_boxes(page) == 0
     screenshot(page, "train-unigram-english")

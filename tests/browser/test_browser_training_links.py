@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import click_until, exception_boxes, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -40,10 +40,8 @@ def test_train_bpe_link_reopens_corpus_settings_and_step(browser, app_url):
         size.press("Enter")
         wait_for_app(page)
         page.get_by_role("button", name="Next ▶").wait_for()
-        for _ in range(4):
-            page.get_by_role("button", name="Next ▶").click()
-            wait_for_app(page)
-        page.locator("h3", has_text="Merge 4").wait_for()
+        for k in range(1, 5):
+            click_until(page, "Next ▶", page.locator("h3", has_text=f"Merge {k}"))
         title = page.locator("h3").filter(has_text="Merge").first.inner_text()
         link = page.url
         assert "tb_step=4" in link and "tb_corpus=" in link and "tb_level=" in link and "tb_vocab=300" in link
