@@ -80,6 +80,14 @@ def bench_encode(args, table: Table) -> None:
         )
         table.row("encode+offsets", f"sentencepiece Unigram .model, {mode}", size_kb / t_ours,
                   "spm encode proto", size_kb / t_sp, 2.0 if mode == "line by line" else None)
+        # Reading ids, tokens and offsets: ours build lists, sentencepiece's proto gives pieces.
+        t_ours, t_sp = time_best(
+            lambda: [_read_ours_sp(ours.encode_result(x, return_offsets=True)) for x in items],
+            lambda: [_read_proto(sp.encode(x, return_type="proto")) for x in items],
+            repeat=args.repeat,
+        )
+        table.row("  + read lists", f"sentencepiece Unigram .model, {mode}", size_kb / t_ours,
+                  "spm proto+read", size_kb / t_sp, None)
 
     tk_path = D / "reference/tiktoken/gpt2.tiktoken"
     ours = tokcore.load(tk_path)
@@ -89,7 +97,7 @@ def bench_encode(args, table: Table) -> None:
                             special_tokens=special_tokens_for(name, len(ranks)))
     for mode, items in (("document", [text]), ("line by line", lines)):
         t_ours, t_tk = time_best(
-            lambda: [ours.encode_result(x) for x in items],
+            lambda: [ours.encode(x) for x in items],  # a list of ids, as tiktoken returns
             lambda: [enc.encode(x, allowed_special="all") for x in items],
             repeat=args.repeat,
         )
@@ -102,6 +110,15 @@ def _read_ours(res):
 
 def _read_hf(enc):
     return enc.ids, enc.tokens, enc.offsets, enc.attention_mask
+
+
+def _read_ours_sp(res):
+    return res.ids, res.tokens, res.offsets
+
+
+def _read_proto(proto):
+    pieces = proto.pieces
+    return [p.id for p in pieces], [p.piece for p in pieces], [(p.begin, p.end) for p in pieces]
 
 
 def bench_load(args, table: Table) -> None:

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tokcore
+from tokcore import fast_lane
 from tokcore import normalizers as N
 from tokcore import post_processors as PP
 from tokcore.fast_lane import lane_for
@@ -148,7 +149,7 @@ def test_lane_engages_on_plain_text_and_fills_lists_on_first_read(name):
     fast, ref = pair_for(name)
     assert lane_for(fast) is not None
     res = fast.encode_result("The quick brown fox, it's 42.", return_offsets=True)
-    assert "_source" in res.__dict__ and "offsets" not in res.__dict__  # ids now, the rest later
+    assert "_source" in res.__dict__ and "offsets" not in res.__dict__  # every list on first read
     assert res.offsets == ref.encode_result("The quick brown fox, it's 42.", return_offsets=True).offsets
     assert "_source" not in res.__dict__
     # Text the lane leaves alone still gives the reference result.
@@ -267,7 +268,7 @@ def test_deleting_view_takes_a_document_with_a_byte_order_mark():
     fast, ref = pair_for("minilm/tokenizer.json")
     text = "\ufeffThe Project’s text,\r\nwith a BOM.\u200b"
     res = fast.encode_result(text, return_offsets=True, return_masks=True)
-    assert type(res.__dict__["_source"].moved).__name__ == "_Deferred"
+    assert res.__dict__["_source"].moved is fast_lane._DEFERRED
     assert res == ref.encode_result(text, return_offsets=True, return_masks=True)
 
 
@@ -297,7 +298,7 @@ def test_sentencepiece_view_takes_a_plain_line_only():
     for text in (" lead", "trail ", "two  spaces", "", "naïve"):
         assert sentencepiece_view(fast.normalizer, text) is None
     res = fast.encode_result("It was a fine day.", return_offsets=True)
-    assert type(res.__dict__["_source"].moved).__name__ == "_Deferred"
+    assert res.__dict__["_source"].moved is fast_lane._DEFERRED
     assert res == ref.encode_result("It was a fine day.", return_offsets=True)
 
 
@@ -310,6 +311,47 @@ def test_batches_mixing_lane_and_general_items_equal_the_reference(name, items):
         a = fast.encode_batch(items, return_offsets=True, return_masks=True, **kw)
         b = ref.encode_batch(items, return_offsets=True, return_masks=True, **kw)
         assert a == b, kw
+
+
+# Plain lines of words, with what makes Metaspace's split differ: leading, trailing and double
+# spaces, the replacement character itself, tabs, digits and punctuation.
+ASCII_WORDS = ["The", "quick", "brown", "fox,", "it's", "42", "x", ".", "", "▁", "\t", "naïve"]
+spaced_lines = st.lists(st.sampled_from(ASCII_WORDS), max_size=12).map(" ".join)
+
+
+@pytest.mark.parametrize("name", ["hf:trained/t5_style_unigram.json", "sentencepiece:botchan_en_unigram_1000.model",
+                                  "sentencepiece:kyoto_ja_unigram_8000.model"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=spaced_lines)
+def test_metaspace_words_split_at_spaces_equal_the_reference(name, text):
+    # fast_encode.spaced_word_ids finds Metaspace's words with str.split; the first encoding of
+    # a line may miss the word caches (spaced_entries), the second one reads them.
+    fast, ref = fast_pairs.pair_for(*name.split(":"))
+    want = ref.encode_result(text, return_offsets=True, return_masks=True)
+    for _ in range(2):
+        assert fast.encode_result(text, return_offsets=True, return_masks=True) == want
+        assert fast.encode_result(text, return_offsets=True, return_masks=True).ids == want.ids
+
+
+@pytest.mark.parametrize("name", ["hf:trained/t5_style_unigram.json", "sentencepiece:botchan_en_unigram_1000.model"])
+def test_plain_lines_take_the_split_and_fill_ids_alone(name):
+    from tokcore.fast_encode import spaced_word_ids
+
+    fast, ref = fast_pairs.pair_for(*name.split(":"))
+    text = "It was a fine day, said he."
+    fast.encode_result(text)  # fills the word caches
+    res = fast.encode_result(text, return_offsets=True)
+    assert "_words" in res.__dict__  # found by str.split
+    plan = lane_for(fast).plan
+    assert spaced_word_ids(plan, res.tokenization_text) == res.__dict__["_words"]
+    assert res.ids == ref.encode_result(text).ids
+    assert "tokens" not in res.__dict__ and "_source" in res.__dict__  # the ids alone were built
+    assert res == ref.encode_result(text, return_offsets=True)
+    # A result pickled before anything was read carries every list.
+    fresh = fast.encode_result(text, return_offsets=True, return_masks=True)
+    back = pickle.loads(pickle.dumps(fresh))
+    assert "_source" not in back.__dict__
+    assert back == ref.encode_result(text, return_offsets=True, return_masks=True)
 
 
 def test_plain_batch_items_take_the_lane():

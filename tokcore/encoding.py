@@ -85,9 +85,10 @@ class EncodeResult:
     (``None`` for inserted tokens). ``tokenization_text`` (and ``tokenization_text_pair``) are
     the texts the offsets point into.
 
-    A result from the single-text fast lane (``tokcore.fast_lane``) fills ``ids`` at once and
-    the other lists on first read, from the per-word data it keeps (as HF tokenizers builds its
-    Python lists on first access); the values are the same either way.
+    A result from the single-text fast lane (``tokcore.fast_lane``) fills its lists on first
+    read, from the per-word data it keeps (as HF tokenizers builds its Python lists on first
+    access): the ids alone from the words' ids, the other lists together. The values are the
+    same either way.
     """
 
     ids: list[int]
@@ -108,11 +109,11 @@ class EncodeResult:
     raw_text_pair: Optional[str] = None
 
     @classmethod
-    def _lazy(cls, source, eager: dict) -> "EncodeResult":
+    def _lazy(cls, eager: dict) -> "EncodeResult":
         """A result with the ``eager`` fields (a fresh dict it keeps) set now and the rest from
-        ``source.fields()`` on first read."""
+        its ``"_source"`` on first read: ``ids(eager)`` for the ids alone, ``fields(eager)`` for
+        every other list."""
         self = object.__new__(cls)
-        eager["_source"] = source
         object.__setattr__(self, "__dict__", eager)
         return self
 
@@ -124,9 +125,15 @@ class EncodeResult:
         source = d.get("_source")
         if source is None or name not in _LAZY_FIELDS:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        for key, value in source.fields().items():
+        if "ids" not in d:
+            d.setdefault("ids", source.ids(d))
+            if name == "ids":
+                return d["ids"]
+        for key, value in source.fields(d).items():
             d.setdefault(key, value)
-        d.pop("_source", None)  # another thread may have filled it meanwhile: same values
+        # Another thread may have filled them meanwhile: same values. The ids are set already.
+        d.pop("_source", None)
+        d.pop("_words", None)
         return d[name]
 
     def __getstate__(self) -> dict:
@@ -193,6 +200,7 @@ def contract_span(span: Optional[tuple[int, int]]) -> Span:
     return (span[0] + 1, span[1] + 1)
 
 
-# Filled on first read in a lazy result; the others (ids, overflowing, the texts) are always set.
-_LAZY_FIELDS = frozenset(("tokens", "offsets", "original_offsets", "special_tokens_mask", "attention_mask",
-                          "token_type_ids", "word_ids", "sequence_ids"))
+# Filled on first read in a lazy result; the texts are always set (the pair texts may be left
+# to their class defaults, None).
+_LAZY_FIELDS = frozenset(("ids", "tokens", "offsets", "original_offsets", "special_tokens_mask", "attention_mask",
+                          "token_type_ids", "word_ids", "sequence_ids", "overflowing"))

@@ -1,15 +1,16 @@
-"""The single-text fast lane of ``encode_result``: token ids now, every other list on first read.
+"""The single-text fast lane of ``encode_result``: the words' tokens now, every list on first read.
 
 Most calls encode one plain text: no pair, nothing to truncate or pad, no added token inside,
 a normalizer whose text ``tokcore.fast_views`` can give without an alignment, a pre-tokenizer and
 model with a word plan (``tokcore.fast_encode``) and a post-processor that only puts special
 tokens around the sequence and may trim byte-level spans. For such a call the ids are the
-cached ids of the text's words between the template's special ids: one regex pass and one
-dict lookup per word. The lane computes those at once and keeps the words' cached entries; the
-result fills tokens, offsets, masks and word ids on first read by running the usual steps on
-those entries (``emit_words``, then the post-processor's parts and trimming, read once per
-lane), as HF tokenizers builds its Python lists on first access. ``tests/test_fast_lane.py``
-compares lane results with the general path's on random text.
+cached ids of the text's words between the template's special ids: one regex pass (or for
+Metaspace, one ``str.split``) and one dict lookup per word. The lane does that at once and keeps
+what it found per word; the result builds its lists on first read, as HF tokenizers builds its
+Python lists on first access: the ids alone from the words' ids, and the other lists together
+by running the usual steps on the words' entries (``emit_words``, then the post-processor's
+parts and trimming, read once per lane). ``tests/test_fast_lane.py`` compares lane results
+with the general path's on random text.
 
 Left out: pairs, windows, padding, added tokens in the text, dropout; those take the general
 path in ``tokcore.tokenizer``.
@@ -24,8 +25,8 @@ from . import components
 from .encoding import EncodeResult, Encoding
 from .encoding_merge import trim_offsets
 from .errors import check_text
-from .fast_encode import document_entries, emit_words, word_plan
-from .fast_views import _ascii_view, deferred_view, same_place_view
+from .fast_encode import CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
+from .fast_views import _ascii_view, deferred_view_for, escaped_line, same_place_view
 from .normalized import NormalizedString
 from .offsets import SENTINEL
 from .original_offsets import OriginalMapper
@@ -39,17 +40,24 @@ _IDS_OF = __import__("operator").itemgetter(0)
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("deferred", "normalizer", "parts", "plan", "same_place", "scans", "trim", "with_specials",
-                 "without_specials")
+    __slots__ = ("deferred", "deferred_view", "escaped", "normalizer", "parts", "plan", "same_place", "scans", "sources",
+                 "trim", "with_specials", "without_specials")
 
     def __init__(self, tok, plan, parts: dict, trim):
         self.normalizer = tok.normalizer
         # A private copy for the alignments a result builds on first read (deleting_view).
         # Whether same_place_view can ever give a view (a normalizer it knows from end to end).
         self.same_place = tok.normalizer is None or _ascii_view(tok.normalizer, "a") is not None
-        self.deferred = None
-        if tok.normalizer is not None and deferred_view(tok.normalizer, "a b") is not None:
+        # A normalizer whose text deferred_view knows: the view now, the alignment from a private
+        # copy of it when a result's offsets are first read.
+        self.deferred_view = self.deferred = None
+        if tok.normalizer is not None:
+            self.deferred_view = deferred_view_for(tok.normalizer)
+        if self.deferred_view is not None:
             self.deferred = copy.deepcopy(tok.normalizer)
+        # sentencepiece's view of a plain line, split by Metaspace at its "▁": the raw line's
+        # spaces give the same words (fast_encode.spaced_word_ids).
+        self.escaped = self.deferred_view is escaped_line and plan.replacement == "\u2581"
         self.plan = plan
         # The post-processor, read once: build_single's parts with and without special tokens
         # (add_special_tokens True/False) and the byte-level trimming (None, or add_prefix_space).
@@ -60,23 +68,26 @@ class Lane:
         # a new added vocabulary replaces the tokenizer's attribute, which drops this lane.
         av = tok.added_vocabulary
         self.scans = {flag: (av._matcher(False, flag).rx, av._matcher(True, flag).rx) for flag in (False, True)}
+        self.sources: dict = {}  # the shared _Rest per set of options
 
     def encode(self, tok, text: str, return_offsets: bool, return_masks: bool, add_special_tokens: bool,
                assume_normalized: bool, split_special_tokens: bool) -> EncodeResult | None:
-        """The result for ``text``, or ``None`` when the lane does not apply to it."""
-        check_text(text)
-        normalizer = self.normalizer
+        """The result for ``text`` (a ``str``), or ``None`` when the lane does not apply to it."""
+        if not text.isascii():  # ASCII is valid Unicode
+            check_text(text)
+        moved = None
         if assume_normalized:
             view = text
+        elif self.same_place:
+            view = same_place_view(self.normalizer, text)
         else:
-            view = same_place_view(normalizer, text) if self.same_place else None
-        moved = None
-        if view is None and self.deferred is not None:
-            view = deferred_view(normalizer, text)
+            view = None
+        if view is None and self.deferred_view is not None:
+            view = self.deferred_view(text)
             if view is not None:
                 # Its alignment is the normalizer's business, on first read (a private copy).
-                moved = _Deferred(self.deferred, text)
-        if moved is None and view is None:
+                moved = _DEFERRED
+        if view is None:
             # Normalization moves characters: run it (and the added-token split) as the general
             # path does; the result maps its offsets back through this alignment on first read.
             moved, segs = tok._view(text, assume_normalized=False, split_special=split_special_tokens)
@@ -92,55 +103,81 @@ class Lane:
                 return None
         if not view:
             return None
-        found = document_entries(self.plan, view)
-        if found is None:
-            return None
-        before, after = self.with_specials if add_special_tokens else self.without_specials
-        ids = list(before)
-        ids.extend(chain.from_iterable(map(_IDS_OF, found[0])))
-        if after:
-            ids.extend(after)
-        source = _Rest(self, found, view, moved, add_special_tokens, return_offsets, return_masks)
-        return EncodeResult._lazy(source, {"ids": ids, "overflowing": [], "tokenization_text": view,
-                                           "tokenization_text_pair": None, "raw_text": text, "raw_text_pair": None})
+        plan = self.plan
+        words = None  # the words' ids, when found by str.split
+        if plan.separators is not None and len(view) <= CHUNK_CHARS:
+            if self.escaped and moved is _DEFERRED:
+                words = spaced_word_ids(plan, text, escaped=True)
+            else:
+                words = spaced_word_ids(plan, view)
+            if words is None:  # a word not cached yet, or both separators in the text
+                words = spaced_entries(plan, view, 0, ids=True)
+        if words is not None:
+            if moved is None or moved is _DEFERRED:
+                # Nothing of its own to keep: one shared source per set of options (fewer objects).
+                key = (moved, add_special_tokens, return_offsets, return_masks)
+                source = self.sources.get(key) or self.sources.setdefault(key, _Rest(self, None, *key))
+            else:
+                source = _Rest(self, None, moved, add_special_tokens, return_offsets, return_masks)
+            eager = {"tokenization_text": view, "raw_text": text, "_source": source, "_words": words}
+        else:
+            found = document_entries(plan, view)
+            if found is None:
+                return None
+            source = _Rest(self, found, moved, add_special_tokens, return_offsets, return_masks)
+            eager = {"tokenization_text": view, "raw_text": text, "_source": source}
+        # Every list, ids too, is made on first read (ids alone from the words' ids); the pair
+        # fields keep their class defaults (None).
+        result = _new_result(EncodeResult)
+        _set_dict(result, "__dict__", eager)  # EncodeResult._lazy, inlined: this is the hot path
+        return result
 
 
-class _Deferred:
-    """A normalization whose view is known and whose alignment is built when first needed."""
-
-    __slots__ = ("normalizer", "text")
-
-    def __init__(self, normalizer, text):
-        self.normalizer, self.text = normalizer, text
-
-    def normalized_string(self):
-        return self.normalizer.normalize(NormalizedString(self.text))
+_new_result, _set_dict = object.__new__, object.__setattr__
+_DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
 
 
 class _Rest:
-    """The lists of a lane result other than ids, made on first read."""
+    """The lists of a lane result other than ids, made on first read from the result's texts:
+    the words' entries (``found``, or ``None``: found again), the normalization (``moved``:
+    ``None``, ``_DEFERRED`` or the alignment) and the options."""
 
-    __slots__ = ("add", "found", "lane", "masks", "moved", "offsets", "view")
+    __slots__ = ("add", "found", "lane", "masks", "moved", "offsets")
 
-    def __init__(self, lane, found, view, moved, add, offsets, masks):
-        self.lane, self.found, self.view, self.moved = lane, found, view, moved
+    def __init__(self, lane, found, moved, add, offsets, masks):
+        self.lane, self.found, self.moved = lane, found, moved
         self.add, self.offsets, self.masks = add, offsets, masks
 
-    def fields(self) -> dict:
+    def ids(self, result: dict) -> list:
+        """The result's ids: the template's special ids around the words' ids."""
+        before, after = self.lane.with_specials if self.add else self.lane.without_specials
+        if self.found is not None:
+            flat = chain.from_iterable(map(_IDS_OF, self.found[0]))
+        else:
+            words = result.get("_words")
+            if words is None:  # another thread has filled every list meanwhile
+                return result["ids"]
+            flat = chain.from_iterable(words)
+        return list(chain(before, flat, after))
+
+    def fields(self, result: dict) -> dict:
         # What the post-processor's one-sequence path (trim_offsets, then build_single) and
         # Tokenizer._result make of the words, assembled directly (tests/test_fast_lane.py).
         ids: list = []
         values: list = []
         spans: list = []
         words: list = []
-        view, lane, need = self.view, self.lane, self.offsets
+        view, lane, need = result["tokenization_text"], self.lane, self.offsets
         moved = self.moved if need else None  # the alignment only serves original offsets
-        if type(moved) is _Deferred:
-            moved = moved.normalized_string()
+        if moved is _DEFERRED:
+            moved = lane.deferred.normalize(NormalizedString(result["raw_text"]))
         mapper = None if moved is None else OriginalMapper(moved)
+        found = self.found
+        if found is None:  # the ids came from spaced_ids: the same words' entries
+            found = (spaced_entries(lane.plan, view, 0), None, None, False)
         # With nothing to trim or map, spans come out 1-based (contract offsets) at no cost.
         direct = need and lane.trim is None and (mapper is None or mapper.identity)
-        emit_words(self.found, view, 1 if direct else 0, None, 0, view.isascii(), ids, values, spans, words, 0, need)
+        emit_words(found, view, 1 if direct else 0, None, 0, view.isascii(), ids, values, spans, words, 0, need)
         n = len(ids)
         if need and lane.trim is not None:
             trim_offsets(Encoding(ids, values, spans), lane.trim)
@@ -187,6 +224,7 @@ class _Rest:
             "token_type_ids": type_ids if masks else None,
             "word_ids": word_ids,
             "sequence_ids": seqs,
+            "overflowing": [],
         }
 
 

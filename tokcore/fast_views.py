@@ -144,6 +144,13 @@ def sentencepiece_view(normalizer, text: str) -> str | None:
 
     ``sentencepiece_view(<botchan .model normalizer>, "Hi there") == "▁Hi▁there"``.
     """
+    view_of = _sentencepiece_view_for(normalizer)
+    return None if view_of is None else view_of(text)
+
+
+def _sentencepiece_view_for(normalizer):
+    """``sentencepiece_view`` for this normalizer as a function of the text alone, or ``None``
+    when the normalizer is not one it knows (the checks that depend on the normalizer, done once)."""
     if type(normalizer) is not n.Sequence or len(normalizer.normalizers) != 2:
         return None
     charsmap, ws = normalizer.normalizers
@@ -153,9 +160,13 @@ def sentencepiece_view(normalizer, text: str) -> str | None:
             and not ws.treat_whitespace_as_suffix):
         return None
     # Precompiled leaves ASCII text alone unless a rule's source is all ASCII.
-    if not text.isascii() or (charsmap._units and charsmap._ascii_rules):
-        return None
-    if not text or text[0] == " " or text[-1] == " " or "  " in text:
+    return None if charsmap._units and charsmap._ascii_rules else escaped_line
+
+
+def escaped_line(text: str) -> str | None:
+    """sentencepiece's default whitespace rules on an ASCII line with single inner spaces (which
+    a charsmap without ASCII rules leaves alone), else ``None``. ``escaped_line("a b") == "▁a▁b"``."""
+    if not text.isascii() or not text or text[0] == " " or text[-1] == " " or "  " in text:
         return None
     return "\u2581" + text.replace(" ", "\u2581")
 
@@ -173,3 +184,11 @@ def deferred_view(normalizer, text: str) -> str | None:
     if type(normalizer) is n.BertNormalizer:
         return deleting_view(normalizer, text)
     return sentencepiece_view(normalizer, text)
+
+
+def deferred_view_for(normalizer):
+    """``deferred_view`` for this normalizer as a function of the text alone, or ``None`` when
+    it never gives a view. ``deferred_view_for(<botchan .model normalizer>)("a b") == "▁a▁b"``."""
+    if type(normalizer) is n.BertNormalizer:
+        return None if not normalizer.clean_text else (lambda text: deleting_view(normalizer, text))
+    return _sentencepiece_view_for(normalizer)

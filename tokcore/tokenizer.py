@@ -17,7 +17,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from . import truncation as _trunc
 from .added_tokens import AddedToken, AddedVocabulary
-from .components import Decoder, Model, Normalizer, PostProcessor, PreTokenizer, piece_from_text
+from .components import GENERATION, Decoder, Model, Normalizer, PostProcessor, PreTokenizer, piece_from_text
 from .encoding import EncodeResult, Encoding
 from .errors import UnknownIdError, WrongTypeError, check_text
 from .fast_encode import byte_table, encode_words, word_plan
@@ -253,7 +253,8 @@ class Tokenizer:
         """Encode ``text`` (and ``text_pair``) into one frozen ``EncodeResult``; see ``tokcore.encode_result``."""
         if (text_pair is None and truncation is None and padding is None and self.truncation is None
                 and self.padding is None and self.fast and isinstance(text, str)):
-            lane = lane_for(self)
+            held = self.__dict__.get("_lane")  # lane_for's check, inlined: the hot path of a line
+            lane = held[1] if held is not None and held[0] == GENERATION[0] else lane_for(self)
             if lane is not None:
                 res = lane.encode(self, text, return_offsets, return_masks, add_special_tokens, assume_normalized,
                                   split_special_tokens)
