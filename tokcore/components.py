@@ -98,8 +98,10 @@ def _guess_model_type(data: dict) -> str | None:
     return None
 
 
-#: Bumped whenever an attribute of any component is set, so that plans built from a pipeline's
-#: options (``tokcore.fast_lane``) can tell they are stale with one comparison per call.
+#: Bumped whenever an attribute that a component already has is set again, so that plans built
+#: from a pipeline's options (``tokcore.fast_lane``, ``tokcore.parallel``'s workers) can tell they
+#: are stale with one comparison per call. A component being built sets new attributes only:
+#: no existing pipeline changes then.
 GENERATION = [0]
 
 
@@ -109,7 +111,8 @@ class Component:
     type_name: ClassVar[str] = ""
 
     def __setattr__(self, name: str, value) -> None:
-        GENERATION[0] += 1
+        if name in self.__dict__:
+            GENERATION[0] += 1
         object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict:

@@ -62,14 +62,21 @@ class Tokenizer:
         self.added_vocabulary = AddedVocabulary(added_tokens, normalize=self._normalize_content)
 
     def __getstate__(self) -> dict:
-        # Copies and pickles rebuild their own lane (it holds closures over this tokenizer's stages).
+        # Copies and pickles rebuild their own lane and word plan (they hold closures over this
+        # tokenizer's stages, which do not pickle) and start their own worker processes.
         state = dict(self.__dict__)
-        state.pop("_lane", None)
+        for private in ("_lane", "_word_plan", "_pool"):
+            state.pop(private, None)
         return state
 
     def __setattr__(self, name: str, value) -> None:
-        # A replaced stage (or any other setting) makes the single-text fast lane stale.
+        # A replaced stage (or any other setting) makes the single-text fast lane stale, and
+        # the worker processes' copy of this tokenizer (tokcore.parallel).
         self.__dict__.pop("_lane", None)
+        if "_pool" in self.__dict__:
+            from .parallel import drop_pool
+
+            drop_pool(self)
         object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ vocabulary

@@ -11,10 +11,10 @@ Left out: the readers themselves (one module per format).
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 from ..errors import TokenizerFileError
+from ..gc_pause import paused_gc
 
 # Imported for their registrations, so saved tokenizers that use these tokcore-only types load.
 from . import rank_bpe, sentencepiece_build  # noqa: F401
@@ -88,16 +88,9 @@ def _load_json(path: Path, options: dict):
 
 def load_path(path: Path, **options):
     """Load ``path`` (a file or a directory) with the reader its format needs; see the module docstring."""
-    # A tokenizer file becomes a few hundred thousand objects and no reference cycle; the cyclic
-    # collector would walk them several times over while they are made (a fifth of the GPT-2
-    # load). Pause it, as one does around a big json.load, and restore its state after.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    # A tokenizer file becomes a few hundred thousand objects and no reference cycle.
+    with paused_gc():
         return _load_path(path, **options)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _load_path(path: Path, **options):

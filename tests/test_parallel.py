@@ -1,0 +1,213 @@
+"""``encode_batch(..., processes=N)`` (``tokcore.parallel``) and its transport (``tokcore.result_pack``).
+
+Results from N processes must equal a single process's, item for item, for every option of
+``encode_batch``; results must survive packing into columns unchanged, whatever their kind
+(fast-lane and general-path results, pairs, padding, overflowing windows, views that move
+characters); the shares must cover the batch in order; and the worker processes must follow
+the tokenizer: kept between calls, replaced when it changes, stopped with it, replaced when one
+dies, one call at a time when threads share a tokenizer.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import os
+import pickle
+import signal
+import threading
+
+import fast_pairs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tokcore import parallel
+from tokcore.errors import ConfigurationError, WrongTypeError
+from tokcore.result_pack import pack, unpack
+
+WORDS = ["hello", "Hello", " ", "  ", "\n", ".", "it's", "42", "x" * 30, "<|endoftext|>", "[CLS]", "</s>",
+         "é", "中", "\ufeff", "▁", "\t"]
+texts = st.lists(st.sampled_from(WORDS), max_size=12).map("".join)
+items = st.lists(texts | st.tuples(texts, texts), min_size=0, max_size=8)
+OPTIONS = [{}, {"return_offsets": True}, {"return_offsets": True, "return_masks": True},
+           {"add_special_tokens": False, "return_masks": True}, {"padding": "max_length", "max_length": 12},
+           {"truncation": True, "max_length": 6, "stride": 2, "return_offsets": True}]
+FILES = [("hf", "gpt2/tokenizer.json"), ("hf", "minilm/tokenizer.json"),
+         ("sentencepiece", "botchan_en_unigram_1000.model")]
+
+
+def fresh(kind: str, name: str):
+    """A private copy: these tests start, change and stop worker processes."""
+    return copy.deepcopy(fast_pairs.pair_for(kind, name)[0])
+
+
+@pytest.fixture(scope="module")
+def tokenizers():
+    toks = {name: fresh(kind, name) for kind, name in FILES}
+    yield toks
+    for tok in toks.values():
+        parallel.drop_pool(tok)
+
+
+@pytest.mark.parametrize("name", [name for _, name in FILES])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(batch=items, options=st.sampled_from(OPTIONS))
+def test_packed_results_come_back_unchanged(tokenizers, name, batch, options):
+    tok = tokenizers[name]
+    try:
+        packed = pack(tok.encode_batch(batch, **options))
+    except ConfigurationError:  # a stride too long for a pair's windows: nothing to pack
+        return
+    back = unpack(*pickle.loads(pickle.dumps(packed)))  # as through a pipe
+    assert back == tok.encode_batch(batch, **options)
+    assert all("_source" not in res.__dict__ for res in back)
+
+
+@pytest.mark.parametrize("name", [name for _, name in FILES])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(batch=items, options=st.sampled_from(OPTIONS), processes=st.sampled_from([2, 3]))
+def test_processes_give_the_single_process_results(tokenizers, name, batch, options, processes):
+    tok = tokenizers[name]
+    assert outcome(tok, batch, processes=processes, **options) == outcome(tok, batch, **options)
+
+
+def outcome(tok, batch, **options):
+    """The results, or the type of error raised (a stride too long for a pair's windows)."""
+    try:
+        return tok.encode_batch(batch, **options)
+    except ConfigurationError as exc:
+        return type(exc)
+
+
+def test_a_packed_batch_keeps_its_order_around_results_that_travel_as_objects():
+    tok = fresh("hf", "gpt2/tokenizer.json")
+    batch = ["a b c d e f g h i j k", "short", ("x y z w v u t s r q", "p"), "a b c d e f g h i j k l m"]
+    results = tok.encode_batch(batch, truncation=True, max_length=5, return_offsets=True)
+    blob, others = pack(results)
+    assert sorted(others) == [0, 2, 3]  # overflowing windows travel as objects
+    assert unpack(blob, others) == results
+    assert unpack(*pack([])) == []
+    sp = fresh("sentencepiece", "botchan_en_unigram_1000.model")  # original offsets differ from offsets
+    results = sp.encode_batch(["It was a fine day.", " lead", "naïve"], return_offsets=True)
+    assert results[0].original_offsets != results[0].offsets
+    assert unpack(*pack(results)) == results
+
+
+@settings(max_examples=200, deadline=None)
+@given(batch=st.lists(st.text(max_size=6) | st.tuples(st.text(max_size=3), st.text(max_size=3))),
+       weights=st.lists(st.floats(min_value=0.1, max_value=3), min_size=1, max_size=5))
+def test_shares_cover_the_batch_in_order(batch, weights):
+    shares = parallel.split_by_weight(batch, weights)
+    assert [item for share in shares for item in share] == batch
+    assert len(shares) == max(1, min(len(weights), len(batch)))
+    assert all(shares) or not batch
+
+
+def test_shares_follow_text_length_and_weights():
+    assert parallel.split_by_weight(["x" * 400, "b", "c", "d", "e"], [1, 1]) == [["x" * 400], ["b", "c", "d", "e"]]
+    assert parallel.chunks_of("abcde", 2) == [["a", "b", "c"], ["d", "e"]]
+    long_then_short = ["x" * 20000] + ["y"] * 100
+    assert len(parallel.split_by_weight(long_then_short, [1, 1])[0]) < 5  # a long text weighs more
+    first, second = parallel.split_by_weight(["z" * 10] * 100, [3, 1])
+    assert 70 <= len(first) <= 80
+
+
+def _pids(tok) -> list[int]:
+    return [proc.pid for proc in tok.__dict__["_pool"][1].procs]
+
+
+def test_workers_are_kept_between_calls_and_follow_the_tokenizer():
+    tok = fresh("hf", "gpt2/tokenizer.json")
+    lines = ["Hello world, it's 42.", "a b c", "x" * 40, "last line"] * 5
+    before = tok.encode_batch(lines, processes=2, return_offsets=True)
+    pids = _pids(tok)
+    assert tok.encode_batch(lines, processes=2, return_offsets=True) == before and _pids(tok) == pids
+    tok.encode_batch(lines, processes=3)
+    assert len(_pids(tok)) == 2  # a new set for another process count
+    # A changed stage reaches new workers: the old ones hold the old tokenizer.
+    tok.pre_tokenizer.add_prefix_space = True
+    changed = tok.encode_batch(lines, processes=3)
+    assert changed[0].ids != before[0].ids
+    assert changed == tok.encode_batch(lines)
+    tok.post_processor = None
+    assert tok.__dict__.get("_pool") is None  # dropped with the old stage
+    assert tok.encode_batch(lines, processes=2) == tok.encode_batch(lines)
+    # Copies and pickles (of a tokenizer that has encoded: no plan either) start their own.
+    assert "_pool" not in copy.copy(tok).__dict__
+    again = pickle.loads(pickle.dumps(tok))
+    assert "_pool" not in again.__dict__ and again.encode_batch(lines, processes=2) == tok.encode_batch(lines)
+    parallel.drop_pool(again)
+    parallel.drop_pool(tok)
+
+
+def test_workers_stop_with_their_tokenizer():
+    tok = fresh("hf", "minilm/tokenizer.json")
+    tok.encode_batch(["one", "two", "three"], processes=2)
+    procs = list(tok.__dict__["_pool"][1].procs)
+    del tok
+    gc.collect()
+    for proc in procs:
+        proc.join(timeout=5)
+        assert not proc.is_alive()
+
+
+def test_a_stopped_worker_costs_nothing_but_time():
+    tok = fresh("hf", "gpt2/tokenizer.json")
+    lines = [f"line {i}: the quick brown fox" for i in range(30)]
+    want = tok.encode_batch(lines, return_offsets=True)
+    assert tok.encode_batch(lines, processes=2, return_offsets=True) == want
+    (proc,) = tok.__dict__["_pool"][1].procs
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.join(timeout=5)
+    assert tok.encode_batch(lines, processes=2, return_offsets=True) == want  # its share encoded here
+    assert tok.encode_batch(lines, processes=2, return_offsets=True) == want  # new workers
+    assert _pids(tok) != [proc.pid]
+    parallel.drop_pool(tok)
+
+
+def test_errors_come_back_as_a_single_process_raises_them():
+    tok = fresh("hf", "gpt2/tokenizer.json")
+    for bad in (["fine"] * 10 + [3], [3] + ["fine"] * 10):  # in a worker's share, in this process's
+        with pytest.raises(WrongTypeError):
+            tok.encode_batch(bad, processes=2)
+        assert tok.encode_batch(["a", "b"], processes=2) == tok.encode_batch(["a", "b"])  # no reply left behind
+    parallel.drop_pool(tok)
+
+
+def test_threads_sharing_a_tokenizer_take_turns_with_its_workers():
+    tok = fresh("hf", "gpt2/tokenizer.json")
+    batches = [[f"thread {t} line {i} text" for i in range(20)] for t in range(4)]
+    want = [tok.encode_batch(b, return_offsets=True) for b in batches]
+    got: dict[int, list] = {}
+
+    def run(t):
+        got[t] = tok.encode_batch(batches[t], processes=2, return_offsets=True)
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert [got[t] for t in range(4)] == want
+    parallel.drop_pool(tok)
+
+
+def test_the_collector_pause_restores_its_state():
+    from tokcore.gc_pause import paused_gc
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        with paused_gc():
+            assert not gc.isenabled()
+            raise RuntimeError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()  # it was off: it stays off
+    finally:
+        gc.enable()
