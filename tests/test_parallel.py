@@ -3,9 +3,9 @@
 Results from N processes must equal a single process's, item for item, for every option of
 ``encode_batch``; results must survive packing into columns unchanged, whatever their kind
 (fast-lane and general-path results, pairs, padding, overflowing windows, views that move
-characters); the shares must cover the batch in order; and the worker processes must follow
+characters); the pieces must cover the batch in order; and the worker processes must follow
 the tokenizer: kept between calls, replaced when it changes, stopped with it, replaced when one
-dies, one call at a time when threads share a tokenizer.
+dies (before or during a call), one call at a time when threads share a tokenizer.
 """
 
 from __future__ import annotations
@@ -164,6 +164,21 @@ def test_a_stopped_worker_costs_nothing_but_time():
     proc.join(timeout=5)
     assert tok.encode_batch(lines, processes=2, return_offsets=True) == want  # its share encoded here
     assert tok.encode_batch(lines, processes=2, return_offsets=True) == want  # new workers
+    assert _pids(tok) != [proc.pid]
+    parallel.drop_pool(tok)
+
+
+def test_a_worker_killed_during_a_call_leaves_its_pieces_to_the_caller():
+    tok = fresh("hf", "gpt2/tokenizer.json")
+    lines = [f"line {i}: the quick brown fox jumps over the lazy dog" for i in range(4000)]
+    want = tok.encode_batch(lines)
+    tok.encode_batch(lines[:10], processes=2)  # workers up
+    (proc,) = tok.__dict__["_pool"][1].procs
+    threading.Timer(0.02, os.kill, (proc.pid, signal.SIGKILL)).start()
+    # Whether the worker had taken pieces or not when it died, every piece comes back once.
+    assert tok.encode_batch(lines, processes=2) == want
+    proc.join(timeout=5)
+    assert tok.encode_batch(lines[:50], processes=2) == want[:50]
     assert _pids(tok) != [proc.pid]
     parallel.drop_pool(tok)
 

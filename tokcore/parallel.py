@@ -1,23 +1,12 @@
 """Batch encoding across processes: ``Tokenizer.encode_batch(texts, processes=N)``.
 
-The texts are cut into N contiguous shares of nearly equal text length. The calling process
-encodes the first share itself; N - 1 worker processes encode the others with the ordinary
-``encode_batch`` and send their results back as columns (``tokcore.result_pack``). The results
-come back in order, identical to a single-process run, every list built.
-
-What keeps the overhead small next to encoding itself:
-
-- The workers stay up between calls (one set per tokenizer and process count), as HF
-  tokenizers keeps its thread pool: starting processes costs as much as encoding a few
-  thousand lines. They are stopped with the tokenizer, when any of its stages changes (the
-  fast lane's rule, ``tokcore.fast_lane.lane_for``), and at exit.
-- Each worker has a pipe of its own, read by the calling thread only once its own share is
-  encoded: no helper thread competes with it for the GIL while the workers compute.
-- The calling process sends nothing back to itself, so its share is a little larger.
-
-Workers get the tokenizer by ``fork`` where the platform has it (nothing is serialized and the
-parent's word caches come along); elsewhere they rebuild it from ``to_dict()``, which is plain
-JSON data. Only our own data travels between our own processes.
+The texts are cut into pieces of nearly equal cost (``split_by_weight``: text length plus a
+per-item cost). The calling process and N - 1 kept worker processes (``tokcore.parallel_workers``)
+take pieces one at a time from a shared counter until none is left, so the work balances itself
+whatever the machine is doing. The caller builds every list of its own pieces' results while
+the workers encode theirs, and turns the workers' columns (``tokcore.result_pack``) into results
+as they arrive. The results come back in order, identical to a single-process run, every list
+built.
 
 Left out: threads (the GIL makes them useless for pure-Python encoding) and padding to the
 batch's longest item, which needs every length first (that case runs in one process).
@@ -25,25 +14,22 @@ batch's longest item, which needs every length first (that case runs in one proc
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import threading
-import weakref
 from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import accumulate
+from multiprocessing.connection import wait
 
-from . import components
 from .errors import ConfigurationError
-from .fast_lane import lane_for
 from .gc_pause import paused_gc
-from .result_pack import pack, unpack
+from .parallel_workers import drop_pool, take, workers_for
+from .result_pack import unpack
 
-# The calling process's share against a worker's: it neither packs nor unpacks its results.
-CALLER_WEIGHT = 1.15
+__all__ = ["chunks_of", "drop_pool", "encode_parallel", "split_by_weight", "workers_for"]
+
+# Pieces per process: enough that the last piece to finish leaves the others idle briefly.
+PIECES_PER_PROCESS = 8
 # What encoding one item costs besides its text, in characters of text (the call, the result).
 ITEM_COST = 100
-
-_STARTING = threading.Lock()  # one set of workers per tokenizer, even when threads race
 
 
 def split_by_weight(items: Sequence, weights: Sequence[float]) -> list[list]:
@@ -78,131 +64,68 @@ def _size(item) -> int:
     return 0  # not a text: encode_batch says so, in whichever process meets it
 
 
-def _serve(conn, tokenizer, forked: bool) -> None:
-    """A worker's loop: ``(texts, kwargs)`` in, ``("ok", columns, others)`` or ``("error", exc)`` out."""
-    if not forked:  # pragma: no cover - platforms without fork
-        from .io import tokenizer_from_dict
-
-        tokenizer = tokenizer_from_dict(tokenizer, source="<parent process>")
-    while True:
-        try:
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
-        texts, kwargs = task
-        try:
-            with paused_gc():  # lists, tuples and dicts without cycles, dropped once packed
-                reply = ("ok", *pack(tokenizer.encode_batch(texts, **kwargs)))
-        except Exception as exc:  # the caller raises it, as a single process would
-            reply = ("error", exc)
-        try:
-            conn.send(reply)
-        except Exception as exc:  # an error that does not pickle: its message still goes
-            conn.send(("error", ConfigurationError(f"{reply[1]!r} (in an encode_batch worker; {exc})")))
-
-
-class Workers:
-    """``n`` worker processes serving one tokenizer, each on its own pipe; one call at a time."""
-
-    def __init__(self, tokenizer, n: int):
-        forked = "fork" in mp.get_all_start_methods()
-        ctx = mp.get_context("fork" if forked else "spawn")
-        arg = tokenizer if forked else tokenizer.to_dict()
-        self.lock = threading.Lock()
-        self.conns, self.procs = [], []
-        for _ in range(n):
-            mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(theirs, arg, forked), daemon=True, name="tokcore-encode")
-            proc.start()
-            theirs.close()
-            self.conns.append(mine)
-            self.procs.append(proc)
-        # Stopped with the tokenizer, or at exit.
-        self._finalizer = weakref.finalize(tokenizer, _stop, self.conns, self.procs)
-
-    def stop(self) -> None:
-        self._finalizer()
-
-
-def _stop(conns, procs) -> None:
-    for conn in conns:
-        try:
-            conn.send(None)
-            conn.close()
-        except OSError:
-            pass
-    for proc in procs:
-        proc.join(timeout=1)
-        if proc.is_alive():
-            proc.terminate()
-
-
-def workers_for(tokenizer, n: int) -> Workers:
-    """The tokenizer's ``n`` workers, started on first use and kept while the tokenizer stays
-    as it was (``Tokenizer.__setattr__`` drops them, as it drops the lane)."""
-    with _STARTING:
-        held = tokenizer.__dict__.get("_pool")
-        if held is not None:
-            generation, workers = held
-            if generation == components.GENERATION[0] and len(workers.procs) == n:
-                return workers
-            drop_pool(tokenizer)
-        lane_for(tokenizer)  # built before the fork: the workers inherit it, and its word plan
-        workers = Workers(tokenizer, n)
-        tokenizer.__dict__["_pool"] = (components.GENERATION[0], workers)
-        return workers
-
-
-def drop_pool(tokenizer) -> None:
-    """Stop the tokenizer's workers, if it has some (its stages changed)."""
-    held = tokenizer.__dict__.pop("_pool", None)
-    if held is not None:
-        held[1].stop()
-
-
 def encode_parallel(tokenizer, texts: Sequence, processes: int, kwargs: dict) -> list:
     """``tokenizer.encode_batch(texts, **kwargs)`` computed by this process and ``processes - 1``
-    workers. A share whose worker has stopped (killed, out of memory) is encoded here instead,
-    and the next call starts new workers."""
+    workers. Pieces a worker took but never sent back (it was killed, ran out of memory) are
+    encoded here, and the next call starts new workers."""
     workers = workers_for(tokenizer, processes - 1)
-    shares = split_by_weight(texts, [CALLER_WEIGHT] + [1.0] * (processes - 1))
+    pieces = split_by_weight(texts, [1.0] * (processes * PIECES_PER_PROCESS))
+    done: dict[int, list] = {}
+    errors: dict[int, BaseException] = {}
     with workers.lock:
-        sent = []  # (pipe, share); no pipe: the worker is gone
+        workers.counter.value = 0
+        waiting = []
         try:
-            for conn, share in zip(workers.conns, shares[1:]):
+            for conn in workers.conns:
                 try:
-                    conn.send((share, kwargs))
-                    sent.append((conn, share))
-                except OSError:
-                    sent.append((None, share))
-            with paused_gc():  # lists, tuples and dicts without cycles
-                out = tokenizer.encode_batch(shares[0], **kwargs)
-                for res in out:  # every list built while the workers encode, as theirs come built
-                    _ = res.tokens
+                    conn.send((pieces, kwargs))
+                    waiting.append(conn)
+                except OSError:  # a stopped worker
+                    pass
+            while (i := take(workers.counter)) < len(pieces):
+                try:
+                    with paused_gc():  # lists, tuples and dicts without cycles
+                        done[i] = _built(tokenizer.encode_batch(pieces[i], **kwargs))
+                except Exception as exc:
+                    errors[i] = exc
+                for conn in wait(waiting, timeout=0):  # what the workers sent meanwhile
+                    _take_message(conn, waiting, done, errors)
         finally:
-            # Every reply is read, even after an error here, so that none is left in a pipe.
-            replies = [None if conn is None else _receive(conn) for conn, _ in sent]
-            if None in replies:
-                drop_pool(tokenizer)
-    for reply in replies:
-        if reply is not None and reply[0] == "error":
-            raise reply[1]
-    for (_, share), reply in zip(sent, replies):
-        if reply is None:
-            out.extend(tokenizer.encode_batch(share, **kwargs))
-            continue
-        with paused_gc():  # the results' lists and tuples: many objects, no cycle
-            out.extend(unpack(reply[1], reply[2]))
-    return out
+            # Every message is read, even after an error here, so that none is left in a pipe.
+            while waiting:
+                for conn in wait(waiting):
+                    _take_message(conn, waiting, done, errors)
+    if not all(proc.is_alive() for proc in workers.procs):
+        drop_pool(tokenizer)  # the next call starts new workers
+    if errors:
+        raise errors[min(errors)]  # the first failing piece, as one process meets it first
+    if len(done) < len(pieces):  # a worker stopped with pieces it had taken
+        for i in range(len(pieces)):
+            if i not in done:
+                done[i] = tokenizer.encode_batch(pieces[i], **kwargs)
+    return [res for i in range(len(pieces)) for res in done[i]]
 
 
-def _receive(conn) -> tuple | None:
-    """The worker's reply, or ``None`` when it stopped before sending one."""
+def _built(results: list) -> list:
+    for res in results:  # every list built here while the workers encode, as theirs come built
+        _ = res.tokens
+    return results
+
+
+def _take_message(conn, waiting: list, done: dict, errors: dict) -> None:
+    """Read one message from a worker into ``done`` or ``errors``; a stopped worker is done."""
     try:
-        return conn.recv()
+        message = conn.recv()
     except (EOFError, OSError):
-        return None
-    except Exception as exc:  # a reply that does not unpickle here
-        return ("error", ConfigurationError(f"an encode_batch worker's reply could not be read: {exc}"))
+        waiting.remove(conn)
+        return
+    except Exception as exc:  # a message that does not unpickle here
+        errors[-1] = ConfigurationError(f"an encode_batch worker's reply could not be read: {exc}")
+        return
+    if message[0] == "piece":
+        with paused_gc():  # the results' lists and tuples: many objects, no cycle
+            done[message[1]] = unpack(message[2], message[3])
+    elif message[0] == "error":
+        errors[message[1]] = message[2]
+    else:  # "done"
+        waiting.remove(conn)
