@@ -342,6 +342,9 @@ def test_plain_lines_take_the_split_and_fill_ids_alone(name):
     fast.encode_result(text)  # fills the word caches
     res = fast.encode_result(text, return_offsets=True)
     assert "_words" in res.__dict__  # found by str.split
+    # A .model's plain line keeps even its tokenization text ("▁" + escaped spaces) for later.
+    assert ("tokenization_text" in res.__dict__) == name.startswith("hf:")
+    assert res.tokenization_text == ref.encode_result(text).tokenization_text
     plan = lane_for(fast).plan
     assert spaced_word_ids(plan, res.tokenization_text) == res.__dict__["_words"]
     assert res.ids == ref.encode_result(text).ids

@@ -103,7 +103,7 @@ class EncodeResult:
     word_ids: list[Optional[int]] = field(default_factory=list)
     sequence_ids: list[Optional[int]] = field(default_factory=list)
     overflowing: list["EncodeResult"] = field(default_factory=list)
-    tokenization_text: str = ""
+    tokenization_text: str = field(default_factory=str)
     tokenization_text_pair: Optional[str] = None
     raw_text: str = ""
     raw_text_pair: Optional[str] = None
@@ -125,6 +125,8 @@ class EncodeResult:
         source = d.get("_source")
         if source is None or name not in _LAZY_FIELDS:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if name == "tokenization_text":  # a plain line's view, made on demand
+            return d.setdefault(name, source.view(d))
         if "ids" not in d:
             d.setdefault("ids", source.ids(d))
             if name == "ids":
@@ -202,5 +204,5 @@ def contract_span(span: Optional[tuple[int, int]]) -> Span:
 
 # Filled on first read in a lazy result; the texts are always set (the pair texts may be left
 # to their class defaults, None).
-_LAZY_FIELDS = frozenset(("ids", "tokens", "offsets", "original_offsets", "special_tokens_mask", "attention_mask",
+_LAZY_FIELDS = frozenset(("ids", "tokenization_text", "tokens", "offsets", "original_offsets", "special_tokens_mask", "attention_mask",
                           "token_type_ids", "word_ids", "sequence_ids", "overflowing"))

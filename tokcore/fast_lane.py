@@ -26,7 +26,7 @@ from .encoding import EncodeResult, Encoding
 from .encoding_merge import trim_offsets
 from .errors import check_text
 from .fast_encode import CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
-from .fast_views import _ascii_view, deferred_view_for, escaped_line, same_place_view
+from .fast_views import _ascii_view, deferred_view_for, escape, escaped_line, plain_line, same_place_view
 from .normalized import NormalizedString
 from .offsets import SENTINEL
 from .original_offsets import OriginalMapper
@@ -73,6 +73,10 @@ class Lane:
     def encode(self, tok, text: str, return_offsets: bool, return_masks: bool, add_special_tokens: bool,
                assume_normalized: bool, split_special_tokens: bool) -> EncodeResult | None:
         """The result for ``text`` (a ``str``), or ``None`` when the lane does not apply to it."""
+        if self.escaped and not assume_normalized and plain_line(text):
+            res = self._plain_line(text, return_offsets, return_masks, add_special_tokens, split_special_tokens)
+            if res is not None:
+                return res
         if not text.isascii():  # ASCII is valid Unicode
             check_text(text)
         moved = None
@@ -132,6 +136,22 @@ class Lane:
         _set_dict(result, "__dict__", eager)  # EncodeResult._lazy, inlined: this is the hot path
         return result
 
+    def _plain_line(self, text: str, offsets: bool, masks: bool, add: bool, split: bool) -> EncodeResult | None:
+        """``encode`` for a sentencepiece ``.model``'s most common input, a plain ASCII line
+        (``fast_views.plain_line``): the words are the line's own chunks, so neither the view nor
+        its alignment is made until a result's lists or text are read."""
+        raw_rx, norm_rx = self.scans[split]
+        if norm_rx is not None or (raw_rx is not None and raw_rx.search(text) is not None) or len(text) >= CHUNK_CHARS:
+            return None  # an added token to look for in the view, or one in the text; a long text
+        words = spaced_word_ids(self.plan, text, escaped=True)
+        if words is None:
+            return None
+        key = (_DEFERRED, add, offsets, masks)
+        source = self.sources.get(key) or self.sources.setdefault(key, _Rest(self, None, *key))
+        result = _new_result(EncodeResult)
+        _set_dict(result, "__dict__", {"raw_text": text, "_source": source, "_words": words})
+        return result
+
 
 _new_result, _set_dict = object.__new__, object.__setattr__
 _DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
@@ -160,6 +180,10 @@ class _Rest:
             flat = chain.from_iterable(words)
         return list(chain(before, flat, after))
 
+    def view(self, result: dict) -> str:
+        """The tokenization text of a plain line's result (``_plain_line`` leaves it out)."""
+        return escape(result["raw_text"])
+
     def fields(self, result: dict) -> dict:
         # What the post-processor's one-sequence path (trim_offsets, then build_single) and
         # Tokenizer._result make of the words, assembled directly (tests/test_fast_lane.py).
@@ -167,7 +191,10 @@ class _Rest:
         values: list = []
         spans: list = []
         words: list = []
-        view, lane, need = result["tokenization_text"], self.lane, self.offsets
+        view = result.get("tokenization_text")
+        if view is None:
+            view = self.view(result)
+        lane, need = self.lane, self.offsets
         moved = self.moved if need else None  # the alignment only serves original offsets
         if moved is _DEFERRED:
             moved = lane.deferred.normalize(NormalizedString(result["raw_text"]))
@@ -225,6 +252,7 @@ class _Rest:
             "word_ids": word_ids,
             "sequence_ids": seqs,
             "overflowing": [],
+            "tokenization_text": view,
         }
 
 

@@ -166,8 +166,16 @@ def _sentencepiece_view_for(normalizer):
 def escaped_line(text: str) -> str | None:
     """sentencepiece's default whitespace rules on an ASCII line with single inner spaces (which
     a charsmap without ASCII rules leaves alone), else ``None``. ``escaped_line("a b") == "▁a▁b"``."""
-    if not text.isascii() or not text or text[0] == " " or text[-1] == " " or "  " in text:
-        return None
+    return escape(text) if plain_line(text) else None
+
+
+def plain_line(text: str) -> bool:
+    """Whether ``escaped_line`` takes ``text``. ``plain_line("a b") and not plain_line("a  b")``."""
+    return text.isascii() and bool(text) and text[0] != " " and text[-1] != " " and "  " not in text
+
+
+def escape(text: str) -> str:
+    """The dummy ``"▁"`` then ``text`` with its spaces as ``"▁"``. ``escape("a b") == "▁a▁b"``."""
     return "\u2581" + text.replace(" ", "\u2581")
 
 
