@@ -87,8 +87,8 @@ class EncodeResult:
 
     A result from the single-text fast lane (``tokcore.fast_lane``) fills its lists on first
     read, from the per-word data it keeps (as HF tokenizers builds its Python lists on first
-    access): the ids alone from the words' ids, the other lists together. The values are the
-    same either way.
+    access): the ids alone from the words' ids, the other lists together (for a sentencepiece
+    ``.model``'s plain line, its tokenization text too). The values are the same either way.
     """
 
     ids: list[int]
