@@ -146,7 +146,8 @@ class Lane:
         words = spaced_word_ids(self.plan, text, escaped=True)
         if words is None:
             return None
-        key = (_DEFERRED, add, offsets, masks)
+        # Without trimming its spans stay 1-based from the start; plain_line_originals maps them.
+        key = (_PLAIN if self.trim is None else _DEFERRED, add, offsets, masks)
         source = self.sources.get(key) or self.sources.setdefault(key, _Rest(self, None, *key))
         result = _new_result(EncodeResult)
         _set_dict(result, "__dict__", {"raw_text": text, "_source": source, "_words": words})
@@ -155,6 +156,28 @@ class Lane:
 
 _new_result, _set_dict = object.__new__, object.__setattr__
 _DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
+_PLAIN = object()  # _Rest.moved: a .model's plain line, whose alignment is arithmetic (plain_line_originals)
+
+
+def plain_line_originals(spans: list, words: list) -> list[tuple[int, int]]:
+    """The raw line's contract spans of the tokens of a plain line's view (``fast_views.plain_line``),
+    from their contract ``spans`` in the view and their ``words``' indexes. Word k is ``"▁"`` and
+    the line's chunk k; up to its chunk, the view has 2 bytes more per earlier ``"▁"`` (3 bytes for
+    1) and its own 3, so a token inside a chunk moves back ``2k + 3`` bytes. A word's first token
+    starts at its ``"▁"``: the space before the chunk, or for the dummy ``"▁"``, the line's start.
+    ``plain_line_originals([(1, 4), (4, 5), (5, 6), (6, 11)], [0, 0, 0, 1]) == [(1, 1), (1, 2), (2, 3), (3, 6)]``
+    (``"Hi is"`` as ``"▁"``, ``"H"``, ``"i"``, ``"▁is"``).
+    """
+    out = []
+    last = -1
+    for (start, stop), k in zip(spans, words):
+        back = 2 * k + 3
+        if k != last:  # the word's first token, from its "▁"
+            out.append((1 if k == 0 else start - back + 2, stop - back))
+            last = k
+        else:
+            out.append((start - back, stop - back))
+    return out
 
 
 class _Rest:
@@ -196,7 +219,10 @@ class _Rest:
             view = self.view(result)
         lane, need = self.lane, self.offsets
         moved = self.moved if need else None  # the alignment only serves original offsets
-        if moved is _DEFERRED:
+        plain = moved is _PLAIN
+        if plain:
+            moved = None  # mapped below by plain_line_originals
+        elif moved is _DEFERRED:
             moved = lane.deferred.normalize(NormalizedString(result["raw_text"]))
         mapper = None if moved is None else OriginalMapper(moved)
         found = self.found
@@ -236,7 +262,10 @@ class _Rest:
                     seqs += [None] * k
         original = None
         if need:
-            if mapper is None or mapper.identity:
+            if plain:
+                mapped = iter(plain_line_originals(spans, words))
+                original = [SENTINEL if o is SENTINEL else next(mapped) for o in offsets]
+            elif mapper is None or mapper.identity:
                 original = list(offsets)  # the view has the raw text's characters in place: same spans
             else:
                 mapped = iter(mapper.map_all(spans))
