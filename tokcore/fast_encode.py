@@ -128,7 +128,7 @@ def spaced_entries(plan: WordPlan, seg: str, byte_start: int, ids: bool = False)
 def spaced_word_ids(plan: WordPlan, text: str, *, escaped: bool = False) -> list | None:
     """``spaced_entries(plan, text, 0, ids=True)`` when every word of the tokenization text
     ``text`` is cached already, else ``None``: the common case in one pass. With ``escaped``,
-    ``text`` is the raw line whose tokenization text is ``fast_views.escaped_line(text)``.
+    ``text`` is a plain line (``fast_views.plain_line``), whose tokenization text is ``fast_views.escape(text)``.
     ``spaced_word_ids(plan, "Hi there") == [<ids of "Hi" first>, <ids of " there">]``.
     """
     if escaped:  # "▁" + the line with its spaces as "▁": the line's chunks, each after a "▁"

@@ -26,7 +26,7 @@ from .encoding import EncodeResult, Encoding
 from .encoding_merge import trim_offsets
 from .errors import check_text
 from .fast_encode import CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
-from .fast_views import _ascii_view, deferred_view_for, escape, escaped_line, plain_line, same_place_view
+from .fast_views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
 from .normalized import NormalizedString
 from .offsets import SENTINEL
 from .original_offsets import OriginalMapper
@@ -57,7 +57,7 @@ class Lane:
             self.deferred = copy.deepcopy(tok.normalizer)
         # sentencepiece's view of a plain line, split by Metaspace at its "▁": the raw line's
         # spaces give the same words (fast_encode.spaced_word_ids).
-        self.escaped = self.deferred_view is escaped_line and plan.replacement == "\u2581"
+        self.escaped = type(self.deferred_view) is SentencePieceText and plan.replacement == "\u2581"
         self.plan = plan
         # The post-processor, read once: build_single's parts with and without special tokens
         # (add_special_tokens True/False) and the byte-level trimming (None, or add_prefix_space).
@@ -110,10 +110,7 @@ class Lane:
         plan = self.plan
         words = None  # the words' ids, when found by str.split
         if plan.separators is not None and len(view) <= CHUNK_CHARS:
-            if self.escaped and moved is _DEFERRED:
-                words = spaced_word_ids(plan, text, escaped=True)
-            else:
-                words = spaced_word_ids(plan, view)
+            words = spaced_word_ids(plan, view)
             if words is None:  # a word not cached yet, or both separators in the text
                 words = spaced_entries(plan, view, 0, ids=True)
         if words is not None:

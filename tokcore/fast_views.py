@@ -137,12 +137,13 @@ _NOT_PRINTABLE_ASCII = __import__("regex").compile(r"[^\x20-\x7e]")
 
 
 def sentencepiece_view(normalizer, text: str) -> str | None:
-    """sentencepiece's normalized line (a ``.model``'s charsmap then its whitespace rules, default
-    options) when the charsmap leaves the line alone and its spaces are single inner ones: the
-    dummy ``"▁"`` then the line with spaces escaped, else ``None``. The ``"▁"`` is inserted, so
-    positions move and the alignment is the normalizer's business.
+    """sentencepiece's normalized text (a ``.model``'s charsmap then its whitespace rules, default
+    options; ``SentencePieceText``), else ``None``: the dummy ``"▁"``, then the charsmap's text
+    with runs of spaces made one, its ends stripped and its spaces escaped. The ``"▁"`` is
+    inserted and characters may change or go, so positions move and the alignment is the
+    normalizer's business.
 
-    ``sentencepiece_view(<botchan .model normalizer>, "Hi there") == "▁Hi▁there"``.
+    ``sentencepiece_view(<botchan .model normalizer>, " Hi  there") == "▁Hi▁there"``.
     """
     view_of = _sentencepiece_view_for(normalizer)
     return None if view_of is None else view_of(text)
@@ -160,17 +161,38 @@ def _sentencepiece_view_for(normalizer):
             and not ws.treat_whitespace_as_suffix):
         return None
     # Precompiled leaves ASCII text alone unless a rule's source is all ASCII.
-    return None if charsmap._units and charsmap._ascii_rules else escaped_line
+    return None if charsmap._units and charsmap._ascii_rules else SentencePieceText(charsmap)
 
 
-def escaped_line(text: str) -> str | None:
-    """sentencepiece's default whitespace rules on an ASCII line with single inner spaces (which
-    a charsmap without ASCII rules leaves alone), else ``None``. ``escaped_line("a b") == "▁a▁b"``."""
-    return escape(text) if plain_line(text) else None
+class SentencePieceText:
+    """sentencepiece's default whitespace rules after a charsmap without ASCII rules: the text
+    the charsmap makes, its runs of spaces made one, its ends stripped, then the dummy ``"▁"``
+    and every space as ``"▁"``; ``None`` when that text is empty or holds a ``"▁"`` of its own
+    (trailing ones are then removed too). Only ``" "`` counts as a space there.
+    ``SentencePieceText(<botchan charsmap>)(" a  b\n") == "▁a▁b\n"``."""
+
+    __slots__ = ("charsmap",)
+
+    def __init__(self, charsmap):
+        self.charsmap = charsmap
+
+    def __call__(self, text: str) -> str | None:
+        if plain_line(text):
+            return escape(text)
+        if not text.isascii():
+            text = self.charsmap.normalized_text(text)
+            if "\u2581" in text:
+                return None
+        collapsed = _SPACE_RUNS.sub(" ", text).strip(" ")
+        return escape(collapsed) if collapsed else None
+
+
+_SPACE_RUNS = __import__("re").compile(" {2,}")
 
 
 def plain_line(text: str) -> bool:
-    """Whether ``escaped_line`` takes ``text``. ``plain_line("a b") and not plain_line("a  b")``."""
+    """Whether ``text`` is a plain line: ASCII with single inner spaces, whose sentencepiece view
+    is ``escape(text)``. ``plain_line("a b") and not plain_line("a  b")``."""
     return text.isascii() and bool(text) and text[0] != " " and text[-1] != " " and "  " not in text
 
 

@@ -229,6 +229,19 @@ class Precompiled(Normalizer):
                 i += 1
         return i
 
+    def normalized_text(self, text: str) -> str:
+        """``normalize_str(text)`` without building an alignment (the fast lane's view)."""
+        if not self._units or (text.isascii() and not self._ascii_rules):
+            return text
+        changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
+        parts, pos = [], 0
+        for new, s, e in changes:
+            parts.append(text[pos:s])
+            parts.append(new)
+            pos = e
+        parts.append(text[pos:])
+        return "".join(parts)
+
     def normalize(self, ns: NormalizedString) -> NormalizedString:
         text = ns.normalized
         if not self._units or (text.isascii() and not self._ascii_rules):
