@@ -25,6 +25,7 @@ from tokcore import post_processors as PP
 from tokcore.fast_lane import lane_for
 from tokcore.fast_views import same_place_view
 from tokcore.normalized import NormalizedString
+from tokcore.parallel import drop_pool
 
 FILES = ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json",
          "trained/roberta_bytelevel.json", "trained/bert_cased_wordpiece.json"]
@@ -194,6 +195,7 @@ def test_lazy_results_pickle_copy_compare_and_stay_frozen():
         res.offsets = []  # type: ignore[misc]
     assert not hasattr(res, "not_a_field")
     batch = fast.encode_batch([text, text], return_offsets=True, return_masks=True, processes=2)
+    drop_pool(fast)  # the shared tokenizer keeps no worker processes past this test
     assert batch == [want, want]
 
 

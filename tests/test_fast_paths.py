@@ -22,6 +22,7 @@ from tokcore.fast_encode import byte_table, word_plan
 from tokcore.loaders.sentencepiece_build import SentencePieceWhitespace
 from tokcore.normalized import NormalizedString
 from tokcore.offsets import char_to_byte_table
+from tokcore.parallel import drop_pool
 
 HF_FILES = ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json",
             "trained/bert_cased_wordpiece.json", "trained/llama_style_bpe.json", "trained/roberta_bytelevel.json",
@@ -153,6 +154,7 @@ def test_parallel_batch_equals_single_process():
     lines = ["Hello world", "", "a <|endoftext|> b", "héllo  there\n", "x" * 50] * 3
     one = fast.encode_batch(lines, return_offsets=True, return_masks=True)
     two = fast.encode_batch(lines, return_offsets=True, return_masks=True, processes=2)
+    drop_pool(fast)  # the shared tokenizer keeps no worker processes past this test
     assert one == two
     with pytest.raises(tokcore.errors.WrongTypeError):
         fast.encode_batch(lines, processes=0)
@@ -370,3 +372,30 @@ def test_gpt2_ascii_twin_classes_are_the_unicode_patterns_classes():
     assert {c for c in ascii_chars if regex.match(r"\s", c)} == set(_ASCII_SPACE)
     assert "".join(c for c in ascii_chars if regex.match(r"\p{L}", c)) == "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
     assert "".join(c for c in ascii_chars if regex.match(r"\p{N}", c)) == "0123456789"
+
+
+def _mapper_normalizers():
+    from tokcore import normalizers as N
+
+    sp = pair_for("sentencepiece", "botchan_en_unigram_1000.model")[0].normalizer
+    return [N.NFKC(), N.Lowercase(), N.BertNormalizer(), N.Sequence([N.NFD(), N.StripAccents()]),
+            N.Replace("  ", " "), sp, SentencePieceWhitespace()]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(max_size=30) | st.lists(st.sampled_from(ALPHABET)).map("".join),
+       which=st.integers(0, 6), cuts=st.lists(st.tuples(st.integers(0, 200), st.integers(0, 200)), max_size=12))
+def test_mapping_a_list_of_spans_equals_mapping_each(text, which, cuts):
+    # OriginalMapper.map_all maps a list in C-level passes when every span is non-empty and on
+    # character boundaries, else span by span; both must equal map() on each span.
+    from tokcore.original_offsets import OriginalMapper
+
+    ns = _mapper_normalizers()[which].normalize(NormalizedString(text))
+    mapper = OriginalMapper(ns)
+    table = byte_table(ns.normalized)
+    size = table[-1]
+    spans = [tuple(sorted((a % (size + 1), b % (size + 1)))) for a, b in cuts]
+    on_chars = [(table[a % len(table)], table[b % len(table)]) for a, b in cuts]
+    on_chars = [(a, b) for a, b in on_chars if b > a]
+    for batch in (spans, on_chars):
+        assert mapper.map_all(batch) == [mapper.map(s) for s in batch]

@@ -226,3 +226,20 @@ def test_the_collector_pause_restores_its_state():
         assert not gc.isenabled()  # it was off: it stays off
     finally:
         gc.enable()
+
+
+def test_workers_hold_none_of_the_callers_files():
+    # A kept worker must not keep its parent's pipes and sockets open (a browser driver's pipe, a
+    # server's port): once the parent closes one, the other end sees it closed.
+    import select
+
+    read_end, write_end = os.pipe()
+    tok = fresh("hf", "gpt2/tokenizer.json")
+    try:
+        assert tok.encode_batch(["one text", "two texts"], processes=2) == tok.encode_batch(["one text", "two texts"])
+        os.close(write_end)
+        ready, _, _ = select.select([read_end], [], [], 10)
+        assert ready == [read_end] and os.read(read_end, 1) == b""  # end of file: no one else holds it
+    finally:
+        os.close(read_end)
+        parallel.drop_pool(tok)

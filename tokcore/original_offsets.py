@@ -10,6 +10,9 @@ Left out: building the alignment (``tokcore.normalized``) and the contract helpe
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import add, itemgetter, le, sub
+
 from .fast_encode import byte_table
 from .normalized import NormalizedString
 from .offsets import SENTINEL
@@ -24,6 +27,7 @@ class _AsciiBytes:
 
 
 _ASCII_BYTES = _AsciiBytes()
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 class OriginalMapper:
@@ -75,6 +79,10 @@ class OriginalMapper:
         both ends on character boundaries, where ``map``'s rules reduce to two table lookups."""
         if self.identity:
             return [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+        if None not in spans:
+            mapped = self._map_on_boundaries(spans)
+            if mapped is not None:
+                return mapped
         get, starts, ends, raw = self.byte_to_char.get, self.starts, self.ends, self.raw_table
         out = []
         for span in spans:
@@ -90,6 +98,25 @@ class OriginalMapper:
                     continue
             out.append(self.map(span))
         return out
+
+    def _map_on_boundaries(self, spans: list) -> list | None:
+        """``map_all``'s common case for a whole list in C-level passes: every span non-empty,
+        both ends on character boundaries (else ``None``)."""
+        begins = list(map(_FIRST, spans))
+        stops = list(map(_SECOND, spans))
+        if any(map(le, stops, begins)):
+            return None
+        if self.byte_to_char is _ASCII_BYTES:
+            first_chars, end_chars = begins, stops
+        else:
+            get = self.byte_to_char.get
+            first_chars, end_chars = list(map(get, begins)), list(map(get, stops))
+            if None in first_chars or None in end_chars:
+                return None
+        raw = self.raw_table.__getitem__
+        start = list(map(raw, map(self.starts.__getitem__, first_chars)))
+        stop = map(raw, map(self.ends.__getitem__, map(sub, end_chars, repeat(1))))
+        return list(zip(map(add, start, repeat(1)), map(add, map(max, start, stop), repeat(1))))
 
     def map(self, span: tuple[int, int]) -> tuple[int, int]:
         if self.identity:

@@ -21,6 +21,7 @@ the pieces it did not send; the next call starts new workers).
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue
 import threading
 import weakref
@@ -45,7 +46,9 @@ def take(counter) -> int:
 def _serve(conn, tokenizer, forked: bool, counter) -> None:
     """A worker: ``(pieces, kwargs)`` in; per piece it takes, ``("piece", i, columns, others)``
     or ``("error", i, exc)`` out; then ``("done",)``."""
-    if not forked:  # pragma: no cover - platforms without fork
+    if forked:
+        _close_inherited_files(conn.fileno())
+    else:  # pragma: no cover - platforms without fork
         from .io import tokenizer_from_dict
 
         tokenizer = tokenizer_from_dict(tokenizer, source="<parent process>")
@@ -66,6 +69,19 @@ def _serve(conn, tokenizer, forked: bool, counter) -> None:
             except Exception as exc:  # the caller raises it, as a single process would
                 outbox.put(("error", i, exc))
         outbox.put(("done",))
+
+
+def _close_inherited_files(keep: int) -> None:
+    """Close every file descriptor a forked worker got from its parent but its pipe and stdio.
+
+    A kept worker outlives the calls that started it: holding its parent's sockets and pipes (a
+    server's port, a browser driver's pipe) would keep them open after the parent closes them,
+    and whoever waits for them to close would wait for the worker's end.
+    """
+    limit = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else -1
+    limit = limit if limit > 0 else 1 << 16
+    os.closerange(3, keep)
+    os.closerange(keep + 1, limit)
 
 
 def _send_all(conn, outbox) -> None:
