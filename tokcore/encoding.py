@@ -109,12 +109,12 @@ class EncodeResult:
     raw_text_pair: Optional[str] = None
 
     @classmethod
-    def _lazy(cls, eager: dict) -> "EncodeResult":
-        """A result with the ``eager`` fields (a fresh dict it keeps) set now and the rest from
-        its ``"_source"`` on first read: ``ids(eager)`` for the ids alone, ``fields(eager)`` for
-        every other list."""
+    def _from_state(cls, state: dict) -> "EncodeResult":
+        """A result whose fields are ``state`` (a fresh dict it keeps). A lazy result's state also
+        holds its ``"_source"``, which fills the missing fields on first read: ``ids(state)`` for
+        the ids alone, ``view(state)`` for the tokenization text, ``fields(state)`` for the rest."""
         self = object.__new__(cls)
-        object.__setattr__(self, "__dict__", eager)
+        object.__setattr__(self, "__dict__", state)
         return self
 
     def __getattr__(self, name: str):

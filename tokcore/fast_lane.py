@@ -45,7 +45,6 @@ class Lane:
 
     def __init__(self, tok, plan, parts: dict, trim):
         self.normalizer = tok.normalizer
-        # A private copy for the alignments a result builds on first read (deleting_view).
         # Whether same_place_view can ever give a view (a normalizer it knows from end to end).
         self.same_place = tok.normalizer is None or _ascii_view(tok.normalizer, "a") is not None
         # A normalizer whose text deferred_view knows: the view now, the alignment from a private
@@ -55,8 +54,8 @@ class Lane:
             self.deferred_view = deferred_view_for(tok.normalizer)
         if self.deferred_view is not None:
             self.deferred = copy.deepcopy(tok.normalizer)
-        # sentencepiece's view of a plain line, split by Metaspace at its "▁": the raw line's
-        # spaces give the same words (fast_encode.spaced_word_ids).
+        # Whether plain lines take _plain_line: sentencepiece's view split by Metaspace at its
+        # "▁" gives the raw line's chunks (fast_encode.spaced_word_ids).
         self.escaped = type(self.deferred_view) is SentencePieceText and plan.replacement == "\u2581"
         self.plan = plan
         # The post-processor, read once: build_single's parts with and without special tokens
@@ -130,7 +129,7 @@ class Lane:
         # Every list, ids too, is made on first read (ids alone from the words' ids); the pair
         # fields keep their class defaults (None).
         result = _new_result(EncodeResult)
-        _set_dict(result, "__dict__", eager)  # EncodeResult._lazy, inlined: this is the hot path
+        _set_dict(result, "__dict__", eager)  # EncodeResult._from_state, inlined: the hot path
         return result
 
     def _plain_line(self, text: str, offsets: bool, masks: bool, add: bool, split: bool) -> EncodeResult | None:

@@ -91,7 +91,10 @@ def encode_parallel(tokenizer, texts: Sequence, processes: int, kwargs: dict) ->
                 for conn in wait(waiting, timeout=0):  # what the workers sent meanwhile
                     _take_message(conn, waiting, done, errors)
         finally:
-            # Every message is read, even after an error here, so that none is left in a pipe.
+            # No piece is taken any more (an interrupt here stops the workers at their next
+            # piece); every message is read, so that none is left in a pipe.
+            with workers.counter.get_lock():
+                workers.counter.value = len(pieces)
             while waiting:
                 for conn in wait(waiting):
                     _take_message(conn, waiting, done, errors)

@@ -15,7 +15,8 @@ parent's word caches come along); elsewhere they rebuild it from ``to_dict()``, 
 JSON data. Only our own data travels between our own processes.
 
 Left out: a worker that stops mid-call is not restarted during that call (the caller encodes
-the pieces it did not send; the next call starts new workers).
+the pieces it did not send; the next call starts new workers); a worker that hangs (stopped by
+a signal, not dead) holds the call up, as a stuck thread would in a thread pool.
 """
 
 from __future__ import annotations

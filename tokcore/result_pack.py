@@ -93,9 +93,7 @@ def unpack(packed: tuple | None, others: dict) -> list:
         for name, values in texts.items():
             state[name] = values[row]
         state["overflowing"] = []
-        res = object.__new__(EncodeResult)
-        object.__setattr__(res, "__dict__", state)
-        out.append(res)
+        out.append(EncodeResult._from_state(state))
         start = stop
     return out
 
