@@ -47,7 +47,7 @@ class Lane:
         self.normalizer = tok.normalizer
         # Whether same_place_view can ever give a view (a normalizer it knows from end to end).
         self.same_place = tok.normalizer is None or _ascii_view(tok.normalizer, "a") is not None
-        # A normalizer whose text deferred_view knows: the view now, the alignment from a private
+        # A normalizer whose text deferred_view_for knows: the view now, the alignment from a private
         # copy of it when a result's offsets are first read.
         self.deferred_view = self.deferred = None
         if tok.normalizer is not None:

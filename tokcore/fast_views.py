@@ -209,16 +209,10 @@ def _sentencepiece_whitespace():
     return SentencePieceWhitespace
 
 
-def deferred_view(normalizer, text: str) -> str | None:
-    """The normalized text from ``deleting_view`` or ``sentencepiece_view``, whichever fits the normalizer."""
-    if type(normalizer) is n.BertNormalizer:
-        return deleting_view(normalizer, text)
-    return sentencepiece_view(normalizer, text)
-
-
 def deferred_view_for(normalizer):
-    """``deferred_view`` for this normalizer as a function of the text alone, or ``None`` when
-    it never gives a view. ``deferred_view_for(<botchan .model normalizer>)("a b") == "▁a▁b"``."""
+    """``deleting_view`` or ``sentencepiece_view``, whichever fits the normalizer, as a function of
+    the text alone; ``None`` when neither ever gives a view.
+    ``deferred_view_for(<botchan .model normalizer>)("a b") == "▁a▁b"``."""
     if type(normalizer) is n.BertNormalizer:
         return None if not normalizer.clean_text else (lambda text: deleting_view(normalizer, text))
     return _sentencepiece_view_for(normalizer)

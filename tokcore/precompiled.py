@@ -229,23 +229,11 @@ class Precompiled(Normalizer):
                 i += 1
         return i
 
-    def normalized_text(self, text: str) -> str:
-        """``normalize_str(text)`` without building an alignment (the fast lane's view)."""
+    def _pieces(self, text: str) -> list[tuple[str, int, int]] | None:
+        """``text`` as ``rebuild`` pieces, each rule's output in place of its source, or ``None``
+        when no rule can apply."""
         if not self._units or (text.isascii() and not self._ascii_rules):
-            return text
-        changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
-        parts, pos = [], 0
-        for new, s, e in changes:
-            parts.append(text[pos:s])
-            parts.append(new)
-            pos = e
-        parts.append(text[pos:])
-        return "".join(parts)
-
-    def normalize(self, ns: NormalizedString) -> NormalizedString:
-        text = ns.normalized
-        if not self._units or (text.isascii() and not self._ascii_rules):
-            return ns
+            return None
         changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
         pieces, pos = [], 0
         for new, s, e in changes:
@@ -255,7 +243,16 @@ class Precompiled(Normalizer):
             pos = e
         if pos < len(text):
             pieces.append((text[pos:], pos, len(text)))
-        return rebuild_whole(ns, pieces)
+        return pieces
+
+    def normalized_text(self, text: str) -> str:
+        """``normalize_str(text)`` without building an alignment (the fast lane's view)."""
+        pieces = self._pieces(text)
+        return text if pieces is None else "".join([p[0] for p in pieces])
+
+    def normalize(self, ns: NormalizedString) -> NormalizedString:
+        pieces = self._pieces(ns.normalized)
+        return ns if pieces is None else rebuild_whole(ns, pieces)
 
     def to_dict(self) -> dict:
         data = {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(self.precompiled_charsmap).decode("ascii")}
