@@ -87,7 +87,8 @@ def gpt2_view(text: str) -> str:
 
     ``gpt2_view("né 5") == "na 5"``.
     """
-    from .pre_tokenizers_tables import ONIG_CLASSES, ascii_view
+    from .pre_tokenizers_onig import ONIG_CLASSES
+    from .pre_tokenizers_tables import ascii_view
 
     return ascii_view(text, ONIG_CLASSES)
 

@@ -81,7 +81,8 @@ def _bytelevel_words():
     # Exactly what ByteLevel.split_piece runs: GPT-2's pattern, Isolated, on the text where each
     # non-ASCII character stands in as an ASCII one of HF's (Oniguruma's) class.
     from .byte_level import GPT2_REGEX
-    from .pre_tokenizers_tables import ONIG_CLASSES, ascii_view
+    from .pre_tokenizers_onig import ONIG_CLASSES
+    from .pre_tokenizers_tables import ascii_view
 
     return _isolated_words(GPT2_REGEX, lambda text: ascii_view(text, ONIG_CLASSES), GPT2_ASCII)
 

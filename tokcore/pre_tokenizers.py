@@ -21,6 +21,7 @@ from .byte_level import _TO_CHARS as _BYTE_CHARS
 from .byte_level import GPT2_REGEX, ByteLevelOptions, bytes_to_chars
 from .components import Piece, PreTokenizer, build, register
 from .errors import ConfigurationError, TokenizerFileError
+from .pre_tokenizers_onig import ONIG_CLASSES
 from .pre_tokenizers_scripts import UnicodeScripts
 from .pre_tokenizers_split import (
     PUNCT_CLASS,
@@ -30,7 +31,7 @@ from .pre_tokenizers_split import (
     Split,
     pieces_of_matches,
 )
-from .pre_tokenizers_tables import ONIG_CLASSES, PUNCT_CLASSES, WORD_CLASSES
+from .pre_tokenizers_tables import PUNCT_CLASSES, WORD_CLASSES
 
 __all__ = [
     "BertPreTokenizer",

@@ -24,7 +24,8 @@ import regex
 
 from .components import Piece, PreTokenizer, register
 from .errors import ConfigurationError, TokenizerFileError
-from .pre_tokenizers_tables import NUMERIC_CLASSES, PUNCT_CLASSES, ClassMap, ascii_view, onig_known
+from .pre_tokenizers_onig import onig_known
+from .pre_tokenizers_tables import NUMERIC_CLASSES, PUNCT_CLASSES, ClassMap, ascii_view
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 _BEHAVIOR_KEYS = {b.lower(): b for b in BEHAVIORS}

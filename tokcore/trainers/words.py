@@ -32,7 +32,8 @@ from ..pre_tokenizers import (
     Whitespace,
     WhitespaceSplit,
 )
-from ..pre_tokenizers_tables import ONIG_CLASSES, PUNCT_CLASSES, WORD_CLASSES, ClassMap
+from ..pre_tokenizers_onig import ONIG_CLASSES
+from ..pre_tokenizers_tables import PUNCT_CLASSES, WORD_CLASSES, ClassMap
 
 Splitter = Callable[[str], list]
 
