@@ -35,7 +35,7 @@ st.caption("Lexical normalization before tokenization: social-media spellings be
 
 @st.cache_resource(show_spinner="Loading the English frequency dictionary (first time only, a few seconds)…")
 def english_dictionary():
-    from tokcore.lexnorm import english
+    from tokcore.extras.lexnorm import english
 
     return english()
 

@@ -9,8 +9,8 @@ import streamlit as st
 import tokcore
 from tokapp import beyond_view as bv
 from tokapp import colors, st_common
-from tokcore.music import RemiTokenizer
-from tokcore.music_bpe import train_event_bpe
+from tokcore.extras.music import RemiTokenizer
+from tokcore.extras.music_bpe import train_event_bpe
 
 P = "bt"  # widget key prefix of this page
 UPLOAD = "Upload your own"
@@ -28,7 +28,7 @@ with st.sidebar:  # only the palette: nothing here has ids to show
 
 @st.cache_resource(show_spinner="Loading the CMU Pronouncing Dictionary (first time only, a few seconds)…")
 def cmu_dictionary():
-    from tokcore.phonemes import cmu_dictionary as load
+    from tokcore.extras.phonemes import cmu_dictionary as load
 
     return load()
 

@@ -21,7 +21,7 @@ st.caption("Normalizer → pre-tokenizer → model → post-processor: what each
 with st.sidebar:
     spec = st_common.tokenizer_picker(P)
     lexnorm = st.toggle("Lexical normalizer first", key=f"{P}_lexnorm", bind="query-params",
-                        help="Run tokcore.lexnorm on the text before the tokenizer (noisy English: tmrw → tomorrow).")
+                        help="Run tokcore.extras.lexnorm on the text before the tokenizer (noisy English: tmrw → tomorrow).")
 
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)

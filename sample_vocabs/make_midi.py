@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tokcore.music import Note, RemiTokenizer, Score
+from tokcore.extras.music import Note, RemiTokenizer, Score
 
 HERE = Path(__file__).resolve().parent / "midi"
 

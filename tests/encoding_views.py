@@ -15,9 +15,9 @@ from functools import lru_cache
 from shared_data import require_shared
 
 import tokcore
-from tokcore.components import build
+from tokcore.core.components import build
 from tokcore.models.word_level import WordLevel
-from tokcore.pre_tokenizers import WhitespaceSplit
+from tokcore.pre_tokenizers.standard import WhitespaceSplit
 
 FIELDS = ("ids", "tokens", "type_ids", "special", "attention", "words", "seq", "offsets")
 SPECIALS = ["[UNK]", "[PAD]", "[CLS]", "[SEP]", "<s>", "</s>", "[MASK]"]

@@ -12,9 +12,9 @@ from app_page_helpers import html_blocks, metrics, run_page
 
 import tokcore
 from tokapp import beyond_view as bv
-from tokcore.music import Note, RemiTokenizer, Score
-from tokcore.music_bpe import train_event_bpe
-from tokcore.phonemes import PhonemeToken, PhonemeWord
+from tokcore.extras.music import Note, RemiTokenizer, Score
+from tokcore.extras.music_bpe import train_event_bpe
+from tokcore.extras.phonemes import PhonemeToken, PhonemeWord
 
 PAGE = "pages/11_Beyond_text.py"
 

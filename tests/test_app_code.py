@@ -105,7 +105,7 @@ def test_legend_and_labels():
     for kind in code_view.TYPE_COLORS:
         assert kind in legend
     assert code_view.language_label("cpp") == "C++" and code_view.language_label("csharp") == "C#"
-    assert set(code_view.SAMPLES) == set(tokcore.code.SUPPORTED)
+    assert set(code_view.SAMPLES) == set(tokcore.extras.code.SUPPORTED)
     assert code_view.type_color("whitespace") is None
 
 

@@ -17,7 +17,8 @@ import tokcore
 from tokapp import lexnorm_view as lv
 from tokapp.samples import SessionTokenizer
 from tokapp.visible import visible
-from tokcore.lexnorm import LexicalNormalizer, Lexicon
+from tokcore.extras.lexnorm import Lexicon
+from tokcore.normalizers.lexical import LexicalNormalizer
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = "pages/10_Noisy_text.py"

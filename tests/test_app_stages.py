@@ -54,7 +54,7 @@ def test_stage_names_rows_and_spans(tokenizers):
 
 
 def test_lowercasing_normalizer_alignment_runs():
-    from tokcore.normalizers import Lowercase
+    from tokcore.normalizers.standard import Lowercase
 
     tok = tokcore.Tokenizer(tokcore.CharTokenizer().model, normalizer=Lowercase())
     ctx, _ = stages.run_stages(tok, "AbC")

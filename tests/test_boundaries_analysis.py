@@ -6,8 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokcore import CharTokenizer
-from tokcore.analysis import align_tokens, align_words, boundary_points, figures, unshared_boundaries, word_spans
-from tokcore.boundaries import (
+from tokcore.analysis.alignment import (
+    align_tokens,
+    align_words,
+    boundary_points,
+    figures,
+    unshared_boundaries,
+    word_spans,
+)
+from tokcore.analysis.boundaries import (
     INSIDE_CHAR,
     INSIDE_GRAPHEME,
     SAFE,

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import require_shared
 
-from tokcore.components import build
-from tokcore.errors import ConfigurationError, TokenizerFileError
+from tokcore.core.components import build
+from tokcore.core.errors import ConfigurationError, TokenizerFileError
 from tokcore.models.bpe import BPE, parse_merges
 from tokcore.models.bpe_queue import queue_merge
 
@@ -254,7 +254,7 @@ def test_llama_style_byte_fallback_parity():
 @settings(max_examples=100, deadline=None)
 @given(st.text(max_size=40))
 def test_byte_level_round_trip(gpt2, text):
-    from tokcore.byte_level import chars_to_bytes, text_to_chars
+    from tokcore.text.byte_level import chars_to_bytes, text_to_chars
 
     ours, _ = gpt2
     word = text_to_chars(text)

@@ -16,8 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from tokcore.errors import ConfigurationError, WrongTypeError
-from tokcore.models.byte_model import ByteDecoder, ByteModel, byte_token, byte_tokenizer, token_bytes
+from tokcore.core.errors import ConfigurationError, WrongTypeError
+from tokcore.decoders.bytes import ByteDecoder
+from tokcore.decoders.bytes import byte_token_bytes as token_bytes
+from tokcore.models.byte_model import ByteModel, byte_token
+from tokcore.presets.byte_tokenizer import byte_tokenizer
 from tokcore.trainers.char import CharStep, count_chars, train_char
 
 texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
@@ -161,7 +164,7 @@ def test_limits_and_unknowns():
     vocab = train_char(["x-y"], special_tokens=["-"], unk_token="?").tokenizer.get_vocab()
     assert vocab == {"?": 0, "-": 1, "x": 2, "y": 3}
     # With a pre-tokenizer only the pieces' characters count.
-    from tokcore.pre_tokenizers import WhitespaceSplit
+    from tokcore.pre_tokenizers.standard import WhitespaceSplit
 
     assert " " not in train_char(corpus, pre_tokenizer=WhitespaceSplit()).tokenizer.get_vocab()
 

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from tokcore.code import SUPPORTED, resolve_language, tokenize_code
-from tokcore.code_subwords import encode_code
-from tokcore.identifiers import split_identifier, split_identifier_spans
+from tokcore.extras.code import SUPPORTED, resolve_language, tokenize_code
+from tokcore.extras.code_subwords import encode_code
+from tokcore.extras.identifiers import split_identifier, split_identifier_spans
 
 pytest.importorskip("tree_sitter_language_pack")
 
@@ -57,7 +57,7 @@ def test_lossless_typed_and_contract_offsets(language):
     seen = {(t.type, t.text) for t in tokens}
     for pair in EXPECTED[language]:
         assert pair in seen, f"{language}: expected {pair}"
-    assert {t.type for t in tokens} <= set(tokcore.code.TOKEN_TYPES)
+    assert {t.type for t in tokens} <= set(tokcore.extras.code.TOKEN_TYPES)
     assert any(t.type == "newline" for t in tokens) and any(t.type == "whitespace" for t in tokens)
 
 

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import require_shared
 
-from tokcore import decoders as D
-from tokcore.components import build
-from tokcore.errors import ConfigurationError, TokenizerFileError
+from tokcore.core.components import build
+from tokcore.core.errors import ConfigurationError, TokenizerFileError
+from tokcore.decoders import standard as D
 
 tk = pytest.importorskip("tokenizers")
 hd = tk.decoders

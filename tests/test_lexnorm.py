@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from tokcore.lexnorm import LexicalNormalizer, Lexicon, lexical_normalize, split_candidate
+from tokcore.extras.lexnorm import Lexicon, lexical_normalize, split_candidate
+from tokcore.normalizers.lexical import LexicalNormalizer
 
 pytest.importorskip("symspellpy")
 pytest.importorskip("rapidfuzz")

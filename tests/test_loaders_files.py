@@ -12,7 +12,7 @@ import struct
 import pytest
 from shared_data import require_shared
 
-from tokcore.errors import TokenizerFileError
+from tokcore.core.errors import TokenizerFileError
 from tokcore.loaders import load_path
 from tokcore.loaders.bert_vocab import read_vocab_txt
 from tokcore.loaders.gpt2_files import read_merges_txt, read_vocab_json
@@ -115,7 +115,7 @@ def test_tiktoken_encoding_choice(tmp_path):
     assert encoding_name_for(Path("cl100k_base.tiktoken"), 100256, None) == "cl100k_base"
     assert encoding_name_for(Path("x.tiktoken"), 50000, "cl100k") == "cl100k_base"
     assert encoding_name_for(Path("x.tiktoken"), 199998, None) == "o200k_base"
-    from tokcore.errors import ConfigurationError
+    from tokcore.core.errors import ConfigurationError
 
     with pytest.raises(ConfigurationError, match="unknown tiktoken encoding"):
         encoding_name_for(Path("x.tiktoken"), 10, "nope")
@@ -193,7 +193,7 @@ def test_saved_tokcore_only_types_load_in_a_fresh_process(tmp_path):
 
     saved = tmp_path / "sp.json"
     tokcore.load(require_shared("reference", "sentencepiece", "botchan_en_unigram_1000.model")).save(saved)
-    code = ("import json, sys; from tokcore.tokenizer import Tokenizer; "
+    code = ("import json, sys; from tokcore import Tokenizer; "
             "t = Tokenizer.from_dict(json.load(open(sys.argv[1], encoding='utf-8'))); print(t.encode('Hello there'))")
     root = str(__import__("pathlib").Path(__file__).resolve().parent.parent)
     out = subprocess.run([sys.executable, "-c", code, str(saved)], capture_output=True, text=True, cwd=root, timeout=120)
@@ -220,7 +220,7 @@ def test_rank_merge_equals_the_quadratic_definition():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from tokcore.loaders.rank_bpe import RankBPE, rank_merge
+    from tokcore.models.rank_bpe import RankBPE, rank_merge
 
     ranks = {"ab": 0, "ba": 1, "aa": 2, "abab": 3, "bb": 4, "aab": 5, "bab": 6, "ababa": 7}
     vocab = {"a": 100, "b": 101, **ranks}
@@ -242,7 +242,7 @@ def test_loading_restores_the_garbage_collectors_state(tmp_path):
     import gc
 
     import tokcore
-    from tokcore.errors import TokenizerFileError
+    from tokcore.core.errors import TokenizerFileError
 
     good = tmp_path / "t.json"
     tokcore.CharTokenizer().save(good)

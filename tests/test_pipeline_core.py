@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 import tokcore
 from tokcore import AddedToken, NormalizedString, Tokenizer, encode_result, validate_offsets_contract
-from tokcore.components import Normalizer, Piece, piece_from_text, register
+from tokcore.core.components import Normalizer, Piece, piece_from_text, register
 from tokcore.models import CharLevel, WordLevel
-from tokcore.normalizers import AsciiPolicy, Lowercase
-from tokcore.pre_tokenizers import WhitespaceSplit
+from tokcore.normalizers.standard import AsciiPolicy, Lowercase
+from tokcore.pre_tokenizers.standard import WhitespaceSplit
 
 # ------------------------------------------------------------------------- NormalizedString
 

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 from shared_data import require_shared
 
 import tokcore
-from tokcore import post_processors as P
-from tokcore.components import build
-from tokcore.encoding import Encoding
-from tokcore.encoding_merge import trim_offsets
-from tokcore.errors import ConfigurationError, TokenizerFileError
+from tokcore.core.components import build
+from tokcore.core.encoding import Encoding
+from tokcore.core.errors import ConfigurationError, TokenizerFileError
+from tokcore.processors import standard as P
+from tokcore.processors.merge import trim_offsets
 
 tk = pytest.importorskip("tokenizers")
 hp = tk.processors
@@ -176,7 +176,7 @@ BYTE_LEVEL_FILES = [("trained", "roberta_bytelevel.json"), ("gpt2", "tokenizer.j
 def load_pair(parts):
     path = require_shared("reference", "hf", *parts)
     try:
-        ours = tokcore.io.tokenizer_from_dict(json.loads(path.read_text(encoding="utf-8")), source=path)
+        ours = tokcore.Tokenizer.from_dict(json.loads(path.read_text(encoding="utf-8")), source=path)
     except TokenizerFileError as exc:
         if "unknown" in str(exc):
             pytest.skip(f"a component of {path.name} is not implemented yet: {exc}")

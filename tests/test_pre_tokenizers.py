@@ -16,21 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tokcore.byte_level import (
-    ALPHABET,
-    BYTE_TO_UNICODE,
-    CL100K_PATTERN,
-    GPT2_PATTERN,
-    O200K_PATTERN,
-    R50K_PATTERN,
-    UNICODE_TO_BYTE,
-    bytes_to_chars,
-    chars_to_bytes,
-    text_to_chars,
-)
-from tokcore.components import build, piece_from_text
-from tokcore.errors import ConfigurationError, TokenizerFileError
-from tokcore.pre_tokenizers import (
+from tokcore.core.components import build, piece_from_text
+from tokcore.core.errors import ConfigurationError, TokenizerFileError
+from tokcore.pre_tokenizers.split import BEHAVIORS
+from tokcore.pre_tokenizers.standard import (
     BertPreTokenizer,
     ByteLevel,
     CharDelimiterSplit,
@@ -44,7 +33,18 @@ from tokcore.pre_tokenizers import (
     Whitespace,
     WhitespaceSplit,
 )
-from tokcore.pre_tokenizers_split import BEHAVIORS
+from tokcore.text.byte_level import (
+    ALPHABET,
+    BYTE_TO_UNICODE,
+    CL100K_PATTERN,
+    GPT2_PATTERN,
+    O200K_PATTERN,
+    R50K_PATTERN,
+    UNICODE_TO_BYTE,
+    bytes_to_chars,
+    chars_to_bytes,
+    text_to_chars,
+)
 
 tokenizers = pytest.importorskip("tokenizers")
 

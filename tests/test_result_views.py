@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from shared_data import require_shared
 
 import tokcore
-from tokcore.result_views import batch_to_arrays, batch_to_csv, batch_to_json
+from tokcore.core.result_views import batch_to_arrays, batch_to_csv, batch_to_json
 
 tokenizers = pytest.importorskip("tokenizers")
 

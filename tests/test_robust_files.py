@@ -33,7 +33,7 @@ from malformed.cases import (
 )
 
 import tokcore
-from tokcore.errors import TokenizerFileError
+from tokcore.core.errors import TokenizerFileError
 
 SCALE = int(os.environ.get("TOKCORE_FUZZ_SCALE", "1"))  # raise for a longer local hunt
 FUZZ = settings(max_examples=60 * SCALE, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -75,8 +75,8 @@ def test_valid_sentencepiece_base_loads_and_matches_sentencepiece(tmp_path):
 
 def test_valid_tiktoken_base_loads_and_matches_tiktoken(tmp_path):
     tiktoken = pytest.importorskip("tiktoken")
-    from tokcore.byte_level import R50K_PATTERN
     from tokcore.loaders.tiktoken_file import read_tiktoken_ranks
+    from tokcore.text.byte_level import R50K_PATTERN
 
     path = write(tmp_path, "r.tiktoken", valid_tiktoken())
     tok = tokcore.load(path)

@@ -67,7 +67,7 @@ def tokenizer(name: str):
         if name in REFERENCE:
             _CACHE[name] = tokcore.load(require_shared(*REFERENCE[name]))
         elif name == "byte_model":
-            from tokcore.models.byte_model import byte_tokenizer
+            from tokcore.presets.byte_tokenizer import byte_tokenizer
 
             _CACHE[name] = byte_tokenizer()
         elif name == "char_ascii":
@@ -166,7 +166,7 @@ def test_bpe_merge_loop_is_not_quadratic_on_a_long_word():
 
 
 def test_rank_bpe_merge_loop_is_not_quadratic_on_a_long_word():
-    from tokcore.loaders.rank_bpe import RankBPE
+    from tokcore.models.rank_bpe import RankBPE
 
     tok = tokcore.load(require_shared("reference", "sentencepiece", "botchan_en_bpe_1000.model"))
     model = tok.model
@@ -309,8 +309,8 @@ def _oracle(name: str):
         sp = spm.SentencePieceProcessor(model_file=str(path))
         return sp.encode
     tiktoken = pytest.importorskip("tiktoken")
-    from tokcore.byte_level import R50K_PATTERN
     from tokcore.loaders.tiktoken_file import read_tiktoken_ranks
+    from tokcore.text.byte_level import R50K_PATTERN
 
     enc = tiktoken.Encoding("gpt2", pat_str=R50K_PATTERN, mergeable_ranks=read_tiktoken_ranks(path),
                             special_tokens={"<|endoftext|>": 50256})

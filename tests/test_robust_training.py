@@ -16,7 +16,7 @@ import pytest
 
 import tokcore
 from tokcore import validate_offsets_contract
-from tokcore.errors import ConfigurationError, TokcoreError, WrongTypeError
+from tokcore.core.errors import ConfigurationError, TokcoreError, WrongTypeError
 from tokcore.trainers.bpe import train_bpe
 from tokcore.trainers.char import train_char
 from tokcore.trainers.unigram import train_unigram
@@ -175,7 +175,7 @@ def test_tiny_vocab_size_is_an_error_or_respected(trainer):
 
 
 def test_event_bpe_on_empty_and_one_event_sequences():
-    from tokcore.music_bpe import train_event_bpe
+    from tokcore.extras.music_bpe import train_event_bpe
 
     with pytest.raises(ConfigurationError, match="no events"):
         train_event_bpe([], 5)

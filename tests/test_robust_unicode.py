@@ -103,9 +103,9 @@ REFERENCE = {
 
 
 def _build_family(name: str):
-    from tokcore.models.byte_model import byte_tokenizer
     from tokcore.models.word_level import WordLevel
-    from tokcore.pre_tokenizers import WhitespaceSplit
+    from tokcore.pre_tokenizers.standard import WhitespaceSplit
+    from tokcore.presets.byte_tokenizer import byte_tokenizer
     from tokcore.trainers.bpe import train_bpe
     from tokcore.trainers.char import train_char
     from tokcore.trainers.unigram import train_unigram
@@ -268,7 +268,7 @@ def test_non_str_input_is_a_type_error_not_a_crash():
                                                         "#", "//", "\\", "0x1F", "λ", "`${a}`"])), max_size=10).map("".join))
 def test_code_tokens_cover_any_source_exactly_once(language, text):
     pytest.importorskip("tree_sitter")
-    from tokcore.code import tokenize_code
+    from tokcore.extras.code import tokenize_code
 
     tokens = tokenize_code(text, language)
     data = text.encode("utf-8")
@@ -295,7 +295,7 @@ def test_lexical_normalization_keeps_an_alignment_for_any_text(text):
 @PROPERTY
 @given(text=hostile_text)
 def test_phonemes_of_any_text_point_into_it(text):
-    from tokcore.phonemes import phonemize
+    from tokcore.extras.phonemes import phonemize
 
     tokens, words = phonemize(text)
     assert validate_offsets_contract(text, [t.offsets for t in tokens], require_string_boundaries=True)
@@ -304,8 +304,8 @@ def test_phonemes_of_any_text_point_into_it(text):
 
 @pytest.mark.parametrize("fn", ["lexical_normalize", "phonemize", "tokenize_code"])
 def test_lone_surrogate_in_text_tools_is_a_value_error(fn):
-    from tokcore.code import tokenize_code
-    from tokcore.phonemes import phonemize
+    from tokcore.extras.code import tokenize_code
+    from tokcore.extras.phonemes import phonemize
 
     call = {"lexical_normalize": tokcore.lexical_normalize, "phonemize": phonemize,
             "tokenize_code": lambda t: tokenize_code(t, "python")}[fn]

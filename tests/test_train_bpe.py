@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import require_shared
 
-from tokcore.errors import ConfigurationError, WrongTypeError
+from tokcore.core.errors import ConfigurationError, WrongTypeError
 from tokcore.trainers.bpe import BpeStep, train_bpe
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -120,7 +120,7 @@ def test_byte_level_parity_8000(botchan):
 
 def test_trainer_parity_on_hf_pre_tokenized_words(botchan):
     # The same words for both trainers (HF's own pre-tokenizer), so only the trainers are compared.
-    from tokcore.byte_level import ALPHABET
+    from tokcore.text.byte_level import ALPHABET
 
     pre = hf_pre.ByteLevel(add_prefix_space=False)
     counts: dict[str, int] = {}

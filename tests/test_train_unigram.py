@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from shared_data import ROOT, require_shared
 
 from tokcore import validate_offsets_contract
-from tokcore.errors import ConfigurationError, WrongTypeError
+from tokcore.core.errors import ConfigurationError, WrongTypeError
 from tokcore.models.unigram import Unigram
 from tokcore.trainers import unigram as U
 from tokcore.trainers.unigram import UnigramStep, train_unigram, unigram_loss, unigram_removal_losses
@@ -215,7 +215,7 @@ def test_botchan_against_hf_trainer():
     from tokenizers import Tokenizer as HFTokenizer
     from tokenizers import models, pre_tokenizers, trainers
 
-    from tokcore.pre_tokenizers import Metaspace
+    from tokcore.pre_tokenizers.standard import Metaspace
     from tokcore.trainers.base import count_words
 
     lines = require_shared("corpora", "botchan.txt").read_text(encoding="utf-8").splitlines()

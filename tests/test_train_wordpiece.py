@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import require_shared
 
-from tokcore.errors import ConfigurationError, WrongTypeError
+from tokcore.core.errors import ConfigurationError, WrongTypeError
 from tokcore.trainers.wordpiece import WordPieceStep, initial_split, train_wordpiece
 
 TOY = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
@@ -213,7 +213,7 @@ def test_botchan_trains_in_seconds_and_matches_naive_start():
     assert res.tokenizer.vocab_size == 3000
     assert len({s.merged for s in res.steps}) <= len(res.steps)
     # The first 40 merges equal the naive recount on the same words.
-    from tokcore.pre_tokenizers import Whitespace
+    from tokcore.pre_tokenizers.standard import Whitespace
     from tokcore.trainers.base import count_words
 
     counts = count_words(text.splitlines(), pre_tokenizer=Whitespace())

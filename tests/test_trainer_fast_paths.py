@@ -14,8 +14,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokcore.components import piece_from_text
-from tokcore.pre_tokenizers import BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit
+from tokcore.core.components import piece_from_text
+from tokcore.pre_tokenizers.standard import BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit
 from tokcore.trainers.base import count_words
 from tokcore.trainers.bpe import train_bpe
 from tokcore.trainers.words import word_splitter

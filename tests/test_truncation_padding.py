@@ -28,9 +28,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tokcore
-from tokcore.encoding import Encoding
-from tokcore.errors import ConfigurationError
-from tokcore.truncation import truncate_encoding
+from tokcore.core.encoding import Encoding
+from tokcore.core.errors import ConfigurationError
+from tokcore.processors.truncation import truncate_encoding
 
 tk = pytest.importorskip("tokenizers")
 hp = tk.processors

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from shared_data import require_shared
 
 from tokcore import Tokenizer, validate_offsets_contract
-from tokcore.components import build
-from tokcore.errors import ConfigurationError, TokenizerFileError
+from tokcore.core.components import build
+from tokcore.core.errors import ConfigurationError, TokenizerFileError
 from tokcore.models.unigram import Unigram, byte_piece
 
 # HF's doc example (models/unigram/model.rs): "abcdacdxx" -> abcd, a, cd, xx (the x's fused unknown).

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import require_shared
 
-from tokcore.components import build
-from tokcore.errors import ConfigurationError
+from tokcore.core.components import build
+from tokcore.core.errors import ConfigurationError
 from tokcore.models.wordpiece import WordPiece
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -188,8 +188,8 @@ def test_random_vocabularies_match_hf(vocab, words, max_chars, prefix):
 @given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=40))
 def test_offsets_contract_in_a_full_tokenizer(text):
     import tokcore
-    from tokcore.pre_tokenizers import WhitespaceSplit
-    from tokcore.tokenizer import Tokenizer
+    from tokcore.core.tokenizer import Tokenizer
+    from tokcore.pre_tokenizers.standard import WhitespaceSplit
 
     vocab = {"[UNK]": 0, "a": 1, "##a": 2, "é": 3, "##é": 4, "ab": 5, "##b": 6}
     tok = Tokenizer(WordPiece(vocab, max_input_chars_per_word=6), pre_tokenizer=WhitespaceSplit())

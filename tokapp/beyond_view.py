@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from tokcore.music import bar_steps
+from tokcore.extras.music import bar_steps
 
 from . import colors
 

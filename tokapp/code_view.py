@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from html import escape
 
-from tokcore.code import TOKEN_TYPES
-from tokcore.identifiers import split_identifier
+from tokcore.extras.code import TOKEN_TYPES
+from tokcore.extras.identifiers import split_identifier
 
 from .visible import visible
 

@@ -17,7 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from tokcore.analysis import align_tokens, figures, unshared_boundaries
+from tokcore.analysis.alignment import align_tokens, figures, unshared_boundaries
 
 from . import colors
 from .span_walk import walk

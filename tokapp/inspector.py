@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass
 import regex
 
 import tokcore
-from tokcore.analysis import align_words
-from tokcore.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME, BoundaryIssue, token_safety, unsafe_boundaries
-from tokcore.offsets import byte_span_to_char_span, first_contract_violation
+from tokcore.analysis.alignment import align_words
+from tokcore.analysis.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME, BoundaryIssue, token_safety, unsafe_boundaries
+from tokcore.core.offsets import byte_span_to_char_span, first_contract_violation
 
 from .tokens import TokenView, row_kind
 from .visible import hex_bytes, visible

@@ -22,8 +22,8 @@ from html import escape
 import regex
 
 import tokcore
-from tokcore.analysis import boundary_points
-from tokcore.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME
+from tokcore.analysis.alignment import boundary_points
+from tokcore.analysis.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME
 
 from . import colors
 from .inspector import SAFETY_LABELS, Verdict, text_and_offsets

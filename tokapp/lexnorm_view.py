@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from html import escape
 
 import tokcore
-from tokcore.lexnorm import LexicalNormalizer, Lexicon, LexNormResult
-from tokcore.lexnorm_data import LOOKUP
+from tokcore.extras.lexnorm import Lexicon, LexNormResult
+from tokcore.extras.lexnorm_data import LOOKUP
+from tokcore.normalizers.lexical import LexicalNormalizer
 
 from . import colors
 from .visible import visible
@@ -302,7 +303,7 @@ def with_lexical_normalizer(tokenizer, lexicon: Lexicon, *, name: str = ""):
     """
     if not isinstance(tokenizer, tokcore.Tokenizer):
         raise ValueError(f"only tokcore pipelines can take a normalizer; {type(tokenizer).__name__} cannot")
-    from tokcore.normalizers import Sequence
+    from tokcore.normalizers.standard import Sequence
 
     copy = tokcore.Tokenizer.from_dict(tokenizer.to_dict(), source="the tokenizer being extended")
     first = LexicalNormalizer(lexicon)

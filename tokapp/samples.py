@@ -94,9 +94,9 @@ TOY_WORDS = tuple(dict.fromkeys((
     "Words from a tiny vocabulary; every other word is [UNK]. Spaces belong to no token.",
 )
 def toy_word_level_tokenizer():
-    from tokcore.added_tokens import AddedToken
+    from tokcore.core.added_tokens import AddedToken
     from tokcore.models import WordLevel
-    from tokcore.pre_tokenizers import WhitespaceSplit
+    from tokcore.pre_tokenizers.standard import WhitespaceSplit
 
     specials = ["[UNK]", "[CLS]", "[SEP]"]
     vocab = {tok: i for i, tok in enumerate(specials + list(TOY_WORDS))}
@@ -111,7 +111,7 @@ def toy_word_level_tokenizer():
 
 def _optional(stage: str, data: dict):
     """A component built from its HF dict, or ``None`` while the engine lacks that type."""
-    from tokcore.components import build
+    from tokcore.core.components import build
 
     try:
         return build(stage, data, source="tokapp.samples", where=stage)

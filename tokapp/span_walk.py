@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-from tokcore.offsets import has_nonempty_span, has_span
+from tokcore.core.offsets import has_nonempty_span, has_span
 
 from .tokens import TokenRow, row_kind
 

@@ -20,9 +20,9 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from tokcore.components import char_offsets_of_pieces, piece_from_text
-from tokcore.normalized import NormalizedString
-from tokcore.offsets import char_to_byte_table
+from tokcore.core.components import char_offsets_of_pieces, piece_from_text
+from tokcore.core.normalized import NormalizedString
+from tokcore.core.offsets import char_to_byte_table
 
 from .visible import hex_bytes, visible
 
@@ -86,14 +86,14 @@ def _raw(ctx: Context) -> StageResult:
 
 
 def _lexnorm(ctx: Context) -> StageResult:
-    from tokcore.lexnorm import lexical_normalize
+    from tokcore.extras.lexnorm import lexical_normalize
 
     ctx.lexnorm = lexical_normalize(ctx.raw)
     ctx.text = ctx.lexnorm.text
     rows = [{"word": d.source, "becomes": d.output, "reason": d.reason, "input offsets": str(d.span),
              "output offsets": str(d.output_span)} for d in ctx.lexnorm.changes]
     note = "" if rows else "No word changed."
-    return StageResult("Lexical normalizer", "tokcore.lexnorm rewrites noisy words (tmrw → tomorrow) before the "
+    return StageResult("Lexical normalizer", "tokcore.extras.lexnorm rewrites noisy words (tmrw → tomorrow) before the "
                        "tokenizer; its alignment maps every later span back to what was typed.", ctx.text, rows, note)
 
 

@@ -128,7 +128,7 @@ PRE_TOKENIZERS: dict[str, str] = {
 
 def make_pre_tokenizer(name: str):
     """The pre-tokenizer called ``name`` in ``PRE_TOKENIZERS``."""
-    from tokcore import pre_tokenizers as pt
+    from tokcore.pre_tokenizers import standard as pt
 
     makers: dict[str, Callable[[], Any]] = {
         "whitespace": pt.Whitespace,
@@ -209,12 +209,12 @@ def train(corpus: Corpus, settings: Settings, progress=None) -> TrainRun:
     if settings.family == "bpe":
         extra: dict[str, Any] = {"unk_token": None if settings.byte_level else UNK}
         if settings.byte_level:
-            from tokcore.byte_level import ALPHABET
+            from tokcore.text.byte_level import ALPHABET
 
             extra["initial_alphabet"] = ALPHABET  # words are already byte characters: no second mapping
         result = train_bpe(words, settings.vocab_size, record_top_pairs=_top_k(words), **extra, **common)
         if settings.byte_level:
-            from tokcore.decoders import ByteLevel as ByteLevelDecoder
+            from tokcore.decoders.standard import ByteLevel as ByteLevelDecoder
 
             result.tokenizer.decoder = ByteLevelDecoder()
         initial = list

@@ -1,14 +1,20 @@
 """tokcore: tokenizers with exact offsets, for teaching, debugging and comparing tokenization.
 
 Everything in ``../shared/API.md`` is importable from here. tokcore never imports streamlit.
+
+The map, in pipeline order (each folder's docstring says what lives there and what it leaves out):
+``core`` (Tokenizer, results, offsets, errors, stage bases) -> ``normalizers`` -> ``pre_tokenizers``
+-> ``models`` -> ``processors`` (truncation, templates, padding); ``decoders`` apart; ``fast`` and
+``parallel`` in front of the core; ``serialization`` (dicts and the type registry), ``loaders``
+(files), ``presets``, ``trainers``, ``analysis`` and ``extras`` on top; ``text`` holds the
+character tables the stages share.
 """
 
 from __future__ import annotations
 
-from .added_tokens import AddedToken
-from .char_tokenizer import CharTokenizer
-from .encoding import EncodeResult
-from .errors import (
+from .core.added_tokens import AddedToken
+from .core.encoding import EncodeResult
+from .core.errors import (
     ConfigurationError,
     InvalidTextError,
     OffsetsContractError,
@@ -17,9 +23,8 @@ from .errors import (
     UnknownIdError,
     WrongTypeError,
 )
-from .io import load
-from .normalized import NormalizedString
-from .offsets import (
+from .core.normalized import NormalizedString
+from .core.offsets import (
     assert_offsets_contract,
     byte_span_to_char_span,
     char_span_to_byte_span,
@@ -36,7 +41,9 @@ from .offsets import (
     try_span_substring,
     validate_offsets_contract,
 )
-from .tokenizer import Tokenizer
+from .core.tokenizer import Tokenizer
+from .loaders import load
+from .presets.char_tokenizer import CharTokenizer
 
 __version__ = "0.1.0"
 
@@ -54,28 +61,28 @@ _LAZY = {
     "train_char": "tokcore.trainers.char",
     "CharStep": "tokcore.trainers.char",
     "TrainResult": "tokcore.trainers.base",
-    "byte_tokenizer": "tokcore.models.byte_model",
+    "byte_tokenizer": "tokcore.presets.byte_tokenizer",
     "ByteModel": "tokcore.models.byte_model",
     "BPE": "tokcore.models.bpe",
     "WordPiece": "tokcore.models.wordpiece",
     "Unigram": "tokcore.models.unigram",
     "WordLevel": "tokcore.models.word_level",
     "CharLevel": "tokcore.models.char_level",
-    "RankBPE": "tokcore.loaders.rank_bpe",
-    "tokenize_code": "tokcore.code",
-    "CodeToken": "tokcore.code",
-    "encode_code": "tokcore.code_subwords",
-    "split_identifier": "tokcore.identifiers",
-    "lexical_normalize": "tokcore.lexnorm",
-    "Lexicon": "tokcore.lexnorm",
-    "LexicalNormalizer": "tokcore.lexnorm",
-    "phonemize": "tokcore.phonemes",
-    "RemiTokenizer": "tokcore.music",
-    "train_event_bpe": "tokcore.music_bpe",
-    "token_safety": "tokcore.boundaries",
-    "unsafe_boundaries": "tokcore.boundaries",
-    "align_words": "tokcore.analysis",
-    "align_tokens": "tokcore.analysis",
+    "RankBPE": "tokcore.models.rank_bpe",
+    "tokenize_code": "tokcore.extras.code",
+    "CodeToken": "tokcore.extras.code",
+    "encode_code": "tokcore.extras.code_subwords",
+    "split_identifier": "tokcore.extras.identifiers",
+    "lexical_normalize": "tokcore.extras.lexnorm",
+    "Lexicon": "tokcore.extras.lexnorm",
+    "LexicalNormalizer": "tokcore.normalizers.lexical",
+    "phonemize": "tokcore.extras.phonemes",
+    "RemiTokenizer": "tokcore.extras.music",
+    "train_event_bpe": "tokcore.extras.music_bpe",
+    "token_safety": "tokcore.analysis.boundaries",
+    "unsafe_boundaries": "tokcore.analysis.boundaries",
+    "align_words": "tokcore.analysis.alignment",
+    "align_tokens": "tokcore.analysis.alignment",
 }
 
 

@@ -11,13 +11,11 @@ Left out: the readers themselves (one module per format).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from ..errors import TokenizerFileError
-from ..gc_pause import paused_gc
-
-# Imported for their registrations, so saved tokenizers that use these tokcore-only types load.
-from . import rank_bpe, sentencepiece_build  # noqa: F401
+from ..core.errors import TokenizerFileError, WrongTypeError
+from ..core.gc_pause import paused_gc
 
 EXPECTED = ("tokenizer.json (HF) or a tokcore JSON file, vocab.json + merges.txt (GPT-2), vocab.txt (BERT), "
             "a sentencepiece .model, or a .tiktoken rank file")
@@ -71,7 +69,8 @@ def _sniff(path: Path) -> str | None:
 
 
 def _load_json(path: Path, options: dict):
-    from ..io import read_json, tokenizer_from_dict
+    from ..core.tokenizer import Tokenizer
+    from .files import read_json
 
     data = read_json(path)
     # A token -> id map (GPT-2's vocab.json; it may even hold a token named "model").
@@ -83,7 +82,7 @@ def _load_json(path: Path, options: dict):
             return load_gpt2_files(path, merges)
         raise TokenizerFileError(path, "this looks like a GPT-2 vocab.json (token -> id) but there is no merges.txt beside it",
                                  fix="Put merges.txt in the same directory, or load the directory.")
-    return tokenizer_from_dict(data, source=path)
+    return Tokenizer.from_dict(data, source=path)
 
 
 def load_path(path: Path, **options):
@@ -107,7 +106,7 @@ def _load_path(path: Path, **options):
         raise TokenizerFileError(path, "no such file or directory", fix="Check the path.")
     if is_dir:
         return _load_dir(path, options)
-    from ..io import check_regular_file
+    from .files import check_regular_file
 
     check_regular_file(path)  # before any read: a pipe or a device could block or never end
     name = path.name.lower()
@@ -160,3 +159,16 @@ def load_hub(name: str, *, download: bool = False, revision: str | None = None, 
         raise TokenizerFileError(f"hf:{name}", f"the repository {how} ({type(exc).__name__}: {str(exc)[:200]})",
                                  fix="Pass download=True to fetch it, or download it once with huggingface_hub.") from None
     return load_path(Path(folder), **options)
+
+
+def load(path: str | Path, **options):
+    """Load a tokenizer from a file or a directory, detecting its format.
+
+    Reads tokcore's own JSON and HF ``tokenizer.json``; other formats go through
+    ``tokcore.loaders`` when available. Raises ``TokenizerFileError`` saying what was found.
+    """
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise WrongTypeError(f"load takes a path (str or pathlib.Path), got {type(path).__name__}")
+    if isinstance(path, str) and not path.strip():
+        raise TokenizerFileError(repr(path), "no path given", fix="Pass a tokenizer file or a directory.")
+    return load_path(Path(path), **options)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import TokenizerFileError
+from ..core.errors import TokenizerFileError
 
 SPECIAL_KEYS = ("pad_token", "unk_token", "cls_token", "sep_token", "mask_token")
 DEFAULTS = {"pad_token": "[PAD]", "unk_token": "[UNK]", "cls_token": "[CLS]", "sep_token": "[SEP]", "mask_token": "[MASK]"}
@@ -24,7 +24,7 @@ def read_vocab_txt(path: Path) -> dict[str, int]:
 
     A file ``[PAD]\\n[UNK]\\n`` gives ``{"[PAD]": 0, "[UNK]": 1}``.
     """
-    from ..io import read_file_bytes
+    from .files import read_file_bytes
 
     raw = read_file_bytes(path)
     try:
@@ -51,7 +51,7 @@ def read_config(path: Path) -> dict:
     """``tokenizer_config.json`` beside the vocabulary, or ``{}`` when there is none."""
     if not path.is_file():
         return {}
-    from ..io import read_json
+    from .files import read_json
 
     data = read_json(path)
     if not isinstance(data, dict):
@@ -102,12 +102,12 @@ def bert_tokenizer_dict(vocab: dict[str, int], config: dict, *, source: object) 
 
 def load_bert_vocab(path: Path, *, config_path: Path | None = None, lowercase: bool | None = None):
     """A BERT WordPiece ``Tokenizer`` from ``vocab.txt``; the config defaults to ``tokenizer_config.json`` beside it."""
-    from ..io import tokenizer_from_dict
+    from ..core.tokenizer import Tokenizer
 
     vocab = read_vocab_txt(path)
     config = read_config(config_path if config_path is not None else path.parent / "tokenizer_config.json")
     if lowercase is not None:
         config = {**config, "do_lower_case": bool(lowercase)}
-    tok = tokenizer_from_dict(bert_tokenizer_dict(vocab, config, source=path), source=path)
+    tok = Tokenizer.from_dict(bert_tokenizer_dict(vocab, config, source=path), source=path)
     tok.name = tok.name or f"bert:{path.parent.name or path.name}"
     return tok

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import TokenizerFileError
+from ..core.errors import TokenizerFileError
 
 ENDOFTEXT = "<|endoftext|>"
 
 
 def read_vocab_json(path: Path) -> dict[str, int]:
     """``vocab.json`` as token -> id, every value checked to be a non-negative integer."""
-    from ..io import read_json
+    from .files import read_json
 
     data = read_json(path)
     if not isinstance(data, dict):
@@ -36,7 +36,7 @@ def read_merges_txt(path: Path) -> list[tuple[str, str]]:
 
     A file ``#version: 0.2\\nĠ t\\n`` gives ``[("Ġ", "t")]``.
     """
-    from ..io import read_file_bytes
+    from .files import read_file_bytes
 
     try:
         text = read_file_bytes(path).decode("utf-8")
@@ -84,10 +84,10 @@ def gpt2_tokenizer_dict(vocab: dict[str, int], merges: list[tuple[str, str]], *,
 
 def load_gpt2_files(vocab_path: Path, merges_path: Path):
     """A byte-level BPE ``Tokenizer`` from ``vocab.json`` and ``merges.txt``."""
-    from ..io import tokenizer_from_dict
+    from ..core.tokenizer import Tokenizer
 
     vocab = read_vocab_json(vocab_path)
     merges = read_merges_txt(merges_path)
-    tok = tokenizer_from_dict(gpt2_tokenizer_dict(vocab, merges, source=merges_path), source=vocab_path)
+    tok = Tokenizer.from_dict(gpt2_tokenizer_dict(vocab, merges, source=merges_path), source=vocab_path)
     tok.name = tok.name or f"gpt2:{vocab_path.parent.name or vocab_path.name}"
     return tok

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import TokenizerFileError
+from ..core.errors import TokenizerFileError
 from .protobuf_wire import FIXED32, LENGTH, VARINT, WireError, as_float, as_int32, as_str, expect, iter_fields
 
 # SentencePiece.Type values.
@@ -144,7 +144,7 @@ def parse_model_proto(data: bytes) -> SpModel:
 
 def read_sentencepiece_model(path: Path) -> SpModel:
     """Parse a ``.model`` file, turning every problem into a ``TokenizerFileError`` about ``path``."""
-    from ..io import read_file_bytes
+    from .files import read_file_bytes
 
     data = read_file_bytes(path)
     if not data:

@@ -17,8 +17,8 @@ import binascii
 import re
 from pathlib import Path
 
-from ..byte_level import BYTE_TO_UNICODE, CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
-from ..errors import ConfigurationError, TokenizerFileError
+from ..core.errors import ConfigurationError, TokenizerFileError
+from ..text.byte_level import BYTE_TO_UNICODE, CL100K_PATTERN, O200K_PATTERN, R50K_PATTERN
 
 ENDOFTEXT = "<|endoftext|>"
 FIM_PREFIX, FIM_MIDDLE, FIM_SUFFIX = "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>"
@@ -47,7 +47,7 @@ def read_tiktoken_ranks(path: Path) -> dict[bytes, int]:
 
     A line ``IQ== 0`` gives ``{b"!": 0}``. Malformed lines raise ``TokenizerFileError`` with the line number.
     """
-    from ..io import read_file_bytes
+    from .files import read_file_bytes
 
     raw = read_file_bytes(path)
     ranks: dict[bytes, int] = {}
@@ -127,8 +127,7 @@ def load_tiktoken(path: Path, *, encoding: str | None = None, special_tokens: di
 
 def build_tiktoken_tokenizer(ranks: dict[bytes, int], *, pattern: str, special_tokens: dict[str, int], name: str = ""):
     """Regex split -> GPT-2 byte alphabet -> ``RankBPE`` (whole-piece lookup first, as tiktoken); no post-processor."""
-    from ..io import tokenizer_from_dict
-    from .rank_bpe import RankBPE  # noqa: F401  (registers the model type)
+    from ..core.tokenizer import Tokenizer
 
     table = BYTE_TO_UNICODE
     vocab = {"".join(table[b] for b in token): rank for token, rank in ranks.items()}
@@ -145,4 +144,4 @@ def build_tiktoken_tokenizer(ranks: dict[bytes, int], *, pattern: str, special_t
         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
         "model": {"type": "RankBPE", "vocab": vocab, "unk_token": None, "ignore_merges": True},
     }
-    return tokenizer_from_dict(data, source=name or "<tiktoken>")
+    return Tokenizer.from_dict(data, source=name or "<tiktoken>")

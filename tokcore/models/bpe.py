@@ -26,8 +26,8 @@ import random
 from itertools import chain, repeat
 from typing import Iterable
 
-from ..components import VocabModel, register
-from ..errors import ConfigurationError, WrongTypeError
+from ..core.components import VocabModel, register
+from ..core.errors import ConfigurationError, WrongTypeError
 from .bpe_queue import BpeExplainStep, explain_word, queue_merge
 
 DEFAULT_CACHE_CAPACITY = 10_000  # as HF: beyond this many words, new words are not cached

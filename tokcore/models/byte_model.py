@@ -14,8 +14,8 @@ Left out: ByT5's 125 ``<extra_id_N>`` sentinels (add them as added tokens if nee
 
 from __future__ import annotations
 
-from ..components import Decoder, VocabModel, register
-from ..errors import ConfigurationError
+from ..core.components import VocabModel, register
+from ..core.errors import ConfigurationError
 
 BYT5_SPECIALS = ("<pad>", "</s>", "<unk>")
 
@@ -23,19 +23,6 @@ BYT5_SPECIALS = ("<pad>", "</s>", "<unk>")
 def byte_token(b: int) -> str:
     """Token string of byte ``b``. ``byte_token(97) == "a"`` and ``byte_token(0xC3) == "<0xC3>"``."""
     return chr(b) if 0x20 <= b <= 0x7E else f"<0x{b:02X}>"
-
-
-def token_bytes(token: str) -> bytes:
-    """Bytes a token stands for: a byte token's byte, any other token's UTF-8 text.
-
-    ``token_bytes("<0xC3>") == b"\\xc3"`` and ``token_bytes("</s>") == b"</s>"``.
-    """
-    if len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
-        try:
-            return bytes([int(token[3:5], 16)])
-        except ValueError:
-            pass
-    return token.encode("utf-8", "surrogatepass")
 
 
 @register("model")
@@ -109,38 +96,3 @@ class ByteModel(VocabModel):
         return cls(special_tokens=specials, unk_token=data.get("unk_token", "<unk>"))
 
 
-@register("decoder")
-class ByteDecoder(Decoder):
-    """Join the tokens' bytes and decode UTF-8, a bad sequence becoming U+FFFD (``errors="replace"``).
-
-    ``ByteDecoder().decode(["<0xC3>", "<0xA9>", "!"]) == "é!"``. HF's equivalent is
-    ``Sequence[ByteFallback, Fuse]``, which differs only on invalid UTF-8 (one U+FFFD per byte there).
-    """
-
-    def decode_chain(self, tokens: list[str]) -> list[str]:
-        return [b"".join(token_bytes(t) for t in tokens).decode("utf-8", "replace")]
-
-    def to_hf_dict(self) -> dict:
-        return {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]}
-
-
-def byte_tokenizer(*, add_eos: bool = True):
-    """A full ByT5-style ``Tokenizer``: bytes as tokens, ``</s>`` appended like ByT5 when ``add_eos``.
-
-    ``byte_tokenizer(add_eos=False).encode("hi") == [107, 108]``.
-    """
-    from ..added_tokens import AddedToken
-    from ..tokenizer import Tokenizer
-
-    model = ByteModel()
-    added = [AddedToken(s, i, special=True, normalized=False) for i, s in enumerate(model.special_tokens)]
-    post = None
-    if add_eos:
-        try:
-            from ..post_processors import TemplateProcessing
-        except ImportError as exc:  # the post-processors module is still being written
-            raise ConfigurationError("add_eos needs tokcore.post_processors.TemplateProcessing; pass add_eos=False") from exc
-        post = TemplateProcessing(
-            single="$A </s>", pair="$A </s> $B </s>", special_tokens=[("</s>", model.vocab["</s>"])]
-        )
-    return Tokenizer(model, post_processor=post, decoder=ByteDecoder(), added_tokens=added, name="byt5-bytes")

@@ -6,8 +6,8 @@ policy (the ``AsciiPolicy`` normalizer does that before the model runs).
 
 from __future__ import annotations
 
-from ..components import VocabModel, register
-from ..errors import ConfigurationError
+from ..core.components import VocabModel, register
+from ..core.errors import ConfigurationError
 
 
 @register("model")

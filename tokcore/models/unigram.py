@@ -27,8 +27,8 @@ import math
 import random
 from typing import Any, Iterable, Optional
 
-from ..components import Model, register
-from ..errors import ConfigurationError
+from ..core.components import Model, register
+from ..core.errors import ConfigurationError
 from .lattice import NEG_INF, Lattice
 
 UNK_PENALTY = 10.0  # sentencepiece's kUnkPenalty: unknown nodes score min_score - 10

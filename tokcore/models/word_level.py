@@ -5,8 +5,8 @@ Left out: splitting text into words (a pre-tokenizer does that before the model 
 
 from __future__ import annotations
 
-from ..components import VocabModel, register
-from ..errors import ConfigurationError
+from ..core.components import VocabModel, register
+from ..core.errors import ConfigurationError
 
 
 @register("model")

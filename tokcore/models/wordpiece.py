@@ -12,8 +12,8 @@ tokens back into text (the ``WordPiece`` decoder).
 
 from __future__ import annotations
 
-from ..components import VocabModel, register
-from ..errors import ConfigurationError
+from ..core.components import VocabModel, register
+from ..core.errors import ConfigurationError
 
 CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
 MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE and Unigram models)

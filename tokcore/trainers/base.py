@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Iterable, Mapping, Optional
 
-from ..components import Normalizer, PreTokenizer, piece_from_text
-from ..errors import ConfigurationError, WrongTypeError, check_text
+from ..core.components import Normalizer, PreTokenizer, piece_from_text
+from ..core.errors import ConfigurationError, WrongTypeError, check_text
 
 Progress = Callable[[int, int, str], None]  # (done, total, what): called now and then, never required
 
@@ -56,7 +56,7 @@ def count_words(
                 counts[word] = counts.get(word, 0) + n
         return counts
     if pre_tokenizer is None:
-        from ..pre_tokenizers import WhitespaceSplit
+        from ..pre_tokenizers.standard import WhitespaceSplit
 
         pre_tokenizer = WhitespaceSplit()
     from .words import word_splitter

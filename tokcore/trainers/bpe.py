@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional
 
-from ..errors import ConfigurationError, WrongTypeError
+from ..core.errors import ConfigurationError, WrongTypeError
 from .base import Progress, TrainResult, check_vocab_size, count_words, report
 from .bpe_merge import merge_words
 
@@ -83,15 +83,15 @@ def train_bpe(
     alphabet_extra = _initial_alphabet(initial_alphabet)
 
     if byte_level:
-        from ..byte_level import BYTE_TO_UNICODE, text_to_chars
+        from ..text.byte_level import BYTE_TO_UNICODE, text_to_chars
 
         alphabet_extra.update(BYTE_TO_UNICODE.values())
         if pre_tokenizer is None and not isinstance(corpus, Mapping):
-            from ..pre_tokenizers import ByteLevel
+            from ..pre_tokenizers.standard import ByteLevel
 
             pre_tokenizer = ByteLevel(add_prefix_space=False)
     elif pre_tokenizer is None and not isinstance(corpus, Mapping):
-        from ..pre_tokenizers import Whitespace
+        from ..pre_tokenizers.standard import Whitespace
 
         pre_tokenizer = Whitespace()
 
@@ -220,35 +220,35 @@ def _train(word_counts, vocab_size, specials, alphabet_extra, min_frequency, lim
 
 
 def _build_tokenizer(id2w, merges, specials, *, byte_level, unk_token, prefix, suffix, pre_tokenizer):
-    from ..added_tokens import AddedToken
+    from ..core.added_tokens import AddedToken
+    from ..core.tokenizer import Tokenizer
     from ..models.bpe import BPE
-    from ..tokenizer import Tokenizer
 
     vocab = {t: i for i, t in enumerate(id2w)}
     model = BPE(vocab, merges, unk_token=unk_token, continuing_subword_prefix=prefix, end_of_word_suffix=suffix)
     if byte_level:
-        from ..decoders import ByteLevel as ByteLevelDecoder
+        from ..decoders.standard import ByteLevel as ByteLevelDecoder
 
         decoder = ByteLevelDecoder()
         if pre_tokenizer is None:
-            from ..pre_tokenizers import ByteLevel
+            from ..pre_tokenizers.standard import ByteLevel
 
             pre_tokenizer = ByteLevel(add_prefix_space=False)
     elif suffix is not None:
-        from ..decoders import BPEDecoder
+        from ..decoders.standard import BPEDecoder
 
         decoder = BPEDecoder(suffix=suffix)
     elif prefix is not None:
         # Word starts carry no prefix: the WordPiece decoder puts spaces there and drops the prefix.
-        from ..decoders import WordPiece
+        from ..decoders.standard import WordPiece
 
         decoder = WordPiece(prefix=prefix, cleanup=False)
     else:
-        from ..decoders import Fuse
+        from ..decoders.standard import Fuse
 
         decoder = Fuse()
     if pre_tokenizer is None:
-        from ..pre_tokenizers import Whitespace
+        from ..pre_tokenizers.standard import Whitespace
 
         pre_tokenizer = Whitespace()
     added = [AddedToken(t, vocab[t], special=True, normalized=False) for t in specials]

@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
-from ..components import Normalizer, PreTokenizer, piece_from_text
-from ..errors import ConfigurationError, WrongTypeError, check_text
+from ..core.components import Normalizer, PreTokenizer, piece_from_text
+from ..core.errors import ConfigurationError, WrongTypeError, check_text
 from .base import Progress, TrainResult, check_vocab_size, report
 
 
@@ -92,10 +92,10 @@ def train_char(
     ``steps`` lists each admitted character (``CharStep``); ``details["dropped"]`` the
     ``(char, count)`` pairs left out by ``min_frequency`` or ``vocab_size``.
     """
-    from ..added_tokens import AddedToken
-    from ..decoders import Fuse
+    from ..core.added_tokens import AddedToken
+    from ..core.tokenizer import Tokenizer
+    from ..decoders.standard import Fuse
     from ..models.char_level import CharLevel
-    from ..tokenizer import Tokenizer
 
     specials = special_token_list(special_tokens, unk_token)
     if vocab_size is not None:

@@ -35,8 +35,8 @@ from itertools import compress
 from operator import itemgetter
 from typing import Iterable, Mapping, Optional
 
-from ..components import Normalizer, PreTokenizer
-from ..errors import ConfigurationError
+from ..core.components import Normalizer, PreTokenizer
+from ..core.errors import ConfigurationError
 from .base import Progress, TrainResult, check_vocab_size, count_words, report
 from .unigram_lattice import Lattices as _Corpus
 from .unigram_loss import unigram_loss, unigram_removal_losses
@@ -114,9 +114,9 @@ def train_unigram(
     ``details``: ``seed_size``, ``em_losses`` (every EM iteration), ``final_em_losses``,
     ``final_loss``, ``desired_vocab_size``, ``alphabet``.
     """
-    from ..added_tokens import AddedToken
+    from ..core.added_tokens import AddedToken
+    from ..core.tokenizer import Tokenizer
     from ..models.unigram import Unigram
-    from ..tokenizer import Tokenizer
 
     vocab_size = check_vocab_size(vocab_size)
     if not 0.0 < float(shrinking_factor) < 1.0:
@@ -129,12 +129,12 @@ def train_unigram(
         specials.insert(0, unk_token)  # HF puts a missing unknown token first
     decoder = None
     if pre_tokenizer is None and not isinstance(corpus, Mapping):
-        from ..decoders import Metaspace as MetaspaceDecoder
-        from ..pre_tokenizers import Metaspace
+        from ..decoders.standard import Metaspace as MetaspaceDecoder
+        from ..pre_tokenizers.standard import Metaspace
 
         pre_tokenizer, decoder = Metaspace(), MetaspaceDecoder()
     elif pre_tokenizer is not None and type(pre_tokenizer).__name__ == "Metaspace":
-        from ..decoders import Metaspace as MetaspaceDecoder
+        from ..decoders.standard import Metaspace as MetaspaceDecoder
 
         decoder = MetaspaceDecoder()
     counts = count_words(corpus, normalizer=normalizer, pre_tokenizer=pre_tokenizer)

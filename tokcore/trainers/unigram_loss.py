@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from ..errors import ConfigurationError, WrongTypeError
+from ..core.errors import ConfigurationError, WrongTypeError
 
 NEG_INF = float("-inf")
 

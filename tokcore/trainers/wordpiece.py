@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
-from ..components import Normalizer, PreTokenizer
-from ..errors import ConfigurationError, WrongTypeError
+from ..core.components import Normalizer, PreTokenizer
+from ..core.errors import ConfigurationError, WrongTypeError
 from .base import Progress, TrainResult, check_vocab_size, count_words, report
 from .char import special_token_list
 from .wordpiece_merge import WordPieceMerger, initial_split  # noqa: F401  (initial_split is public here)
@@ -86,7 +86,7 @@ def train_wordpiece(
     if not isinstance(continuing_subword_prefix, str):
         raise WrongTypeError("continuing_subword_prefix must be a str")
     if pre_tokenizer is None:
-        from ..pre_tokenizers import Whitespace
+        from ..pre_tokenizers.standard import Whitespace
 
         pre_tokenizer = Whitespace()
     counts = count_words(corpus, normalizer=normalizer, pre_tokenizer=pre_tokenizer)
@@ -148,10 +148,10 @@ def _limit_alphabet(counts: dict[str, int], limit: int | None) -> tuple[dict[str
 
 
 def _build_tokenizer(vocab, specials, unk_token, prefix, normalizer, pre_tokenizer, longest: int = 0):
-    from ..added_tokens import AddedToken
-    from ..decoders import WordPiece as WordPieceDecoder
+    from ..core.added_tokens import AddedToken
+    from ..core.tokenizer import Tokenizer
+    from ..decoders.standard import WordPiece as WordPieceDecoder
     from ..models.wordpiece import WordPiece
-    from ..tokenizer import Tokenizer
 
     if unk_token is None:
         unk_token = "[UNK]"

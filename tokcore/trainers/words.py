@@ -18,10 +18,8 @@ from typing import Any, Callable, Optional
 
 import regex
 
-from ..byte_level import GPT2_REGEX, text_to_chars
-
 # The patterns these pre-tokenizers split with; the hypothesis test catches any drift.
-from ..pre_tokenizers import (
+from ..pre_tokenizers.standard import (
     _BERT_RE,
     _NON_SPACE_RE,
     _WORDS_OR_SYMBOLS_RE,
@@ -32,8 +30,9 @@ from ..pre_tokenizers import (
     Whitespace,
     WhitespaceSplit,
 )
-from ..pre_tokenizers_onig import ONIG_CLASSES
-from ..pre_tokenizers_tables import PUNCT_CLASSES, WORD_CLASSES, ClassMap
+from ..text.byte_level import GPT2_REGEX, text_to_chars
+from ..text.char_classes import PUNCT_CLASSES, WORD_CLASSES, ClassMap
+from ..text.onig_classes import ONIG_CLASSES
 
 Splitter = Callable[[str], list]
 

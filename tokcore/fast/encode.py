@@ -1,0 +1,226 @@
+"""Fast paths of the encoding pipeline: one regex pass over the text and a cache of finished words.
+
+When the pre-tokenizer's pieces are substrings of the tokenization text ("words") whose model
+tokens and byte spans depend on the word alone, a word's result can be kept relative to its
+first byte and reused wherever the word appears again. That holds, by construction, for the
+pre-tokenizers listed in ``word_plan`` on a model whose ``tokenize`` is a pure function of its
+input (no dropout). For those, ``encode_words`` replaces Piece objects, per-piece splitting and
+per-token span mapping with a dict lookup per word. The slow path (``Tokenizer`` without this
+module) stays the reference: ``tests/test_fast_paths.py`` pins both to identical results.
+
+Left out: the word plans and their caches (``tokcore.fast.plan``), the word finders
+(``tokcore.fast.words``), normalization (it runs as usual before), post-processing, anything
+with dropout or a pre-tokenizer not listed in ``word_plan`` (those take the slow path).
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate, chain, repeat
+from operator import add, itemgetter
+
+from ..core.offsets import char_to_byte_table
+from .plan import WordPlan, _entry, word_plan
+
+__all__ = ["CHUNK_CHARS", "document_entries", "emit_words", "encode_words", "spaced_entries",
+           "spaced_word_ids", "word_entries", "word_plan"]
+
+
+
+def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
+                 ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True) -> int | None:
+    """Append the tokens of segment ``seg`` (view characters from ``char_start``, first byte
+    ``byte_start``; ``table`` maps view characters to bytes, or is ``None`` for an ASCII view
+    (``view_ascii``) or a view that is this one segment).
+
+    Returns the next word index, or ``None`` (nothing appended) when the fast path does not apply.
+    """
+    found = word_entries(plan, seg, byte_start)
+    if found is None:
+        return None
+    return emit_words(found, seg, byte_start, table, char_start, view_ascii, ids, values, spans, words, word,
+                      need_spans)
+
+
+def word_entries(plan: WordPlan, seg: str, byte_start: int) -> tuple | None:
+    """``(entries, words, starts, prefixed)`` of segment ``seg`` (first byte ``byte_start``), or
+    ``None`` when the fast path does not apply. ``starts`` is ``None`` when the words cover the
+    segment from its start; ``prefixed`` says the pre-tokenizer inserted its prefix character."""
+    if plan.separators is not None:
+        ents = spaced_entries(plan, seg, byte_start)
+        if ents is not None:
+            return ents, None, None, False
+    prefixed = plan.prefix is not None and plan.needs_prefix(seg)
+    # An inserted prefix character takes part in the split (it can change the first word), so the
+    # finder sees it; every position then moves back by one and the first word carries it.
+    found = plan.words(plan.prefix + seg if prefixed else seg)
+    if found is None:
+        return None
+    found_words, starts = found
+    ents = list(map(plan.cache.get, found_words))
+    if None in ents:  # cache misses
+        ents = [e or _entry(plan, w, False, 1) for e, w in zip(ents, found_words)]
+    if not ents:
+        pass
+    elif prefixed:
+        ents[0] = _entry(plan, found_words[0][1:], True, 0)
+    elif plan.origin_matters and byte_start == 0 and (starts is None or starts[0] == 0):
+        ents[0] = plan.first.get(found_words[0]) or _entry(plan, found_words[0], True, 0)
+    return ents, found_words, starts, prefixed
+
+
+def spaced_entries(plan: WordPlan, seg: str, byte_start: int, ids: bool = False) -> list | None:
+    """The entries (or with ``ids``, the token ids) of ``seg``'s words for a Metaspace plan
+    when ``seg`` holds only one of its two separators (``" "`` and the replacement), else ``None``.
+    The words are then the text before the first separator and each separator with the chunk
+    after it, which ``str.split`` finds faster than the regex.
+
+    ``"Hi there"`` -> the entries of ``"Hi"`` (the first word) and ``" there"``.
+    """
+    sep = _separator(plan, seg)
+    if sep is None:
+        return None
+    chunks = seg.split(sep)
+    got = list(map(plan.separators[sep][ids].get, chunks))
+    if None in got:  # cache misses (the first chunk is done below)
+        for i, g in enumerate(got):
+            if g is None and i:
+                e = _mirrored(plan, sep, chunks[i])
+                got[i] = e[0] if ids else e
+    head = chunks[0]
+    at_origin = plan.origin_matters and byte_start == 0
+    if head:
+        if at_origin:
+            e = plan.first.get(head) or _entry(plan, head, True, 0)
+        else:
+            e = plan.cache.get(head) or _entry(plan, head, False, 1)
+        got[0] = e[0] if ids else e
+    else:
+        del got[0]
+        if got and at_origin:
+            word = sep + chunks[1]
+            e = plan.first.get(word) or _entry(plan, word, True, 0)
+            got[0] = e[0] if ids else e
+    return got
+
+
+def spaced_word_ids(plan: WordPlan, text: str, *, escaped: bool = False) -> list | None:
+    """``spaced_entries(plan, text, 0, ids=True)`` when every word of the tokenization text
+    ``text`` is cached already, else ``None``: the common case in one pass. With ``escaped``,
+    ``text`` is a plain line (``fast_views.plain_line``), whose tokenization text is ``fast_views.escape(text)``.
+    ``spaced_word_ids(plan, "Hi there") == [<ids of "Hi" first>, <ids of " there">]``.
+    """
+    if escaped:  # "▁" + the line with its spaces as "▁": the line's chunks, each after a "▁"
+        sep = plan.replacement
+        chunks = text.split(" ")
+        first = plan.first.get(sep + chunks[0])
+    else:
+        sep = _separator(plan, text)
+        if sep is None:
+            return None
+        chunks = text.split(sep)
+        head = chunks[0]
+        if head:
+            first = plan.first.get(head)
+        elif len(chunks) > 1:
+            del chunks[0]
+            first = plan.first.get(sep + chunks[0])
+        else:
+            return None
+    if first is None or not plan.origin_matters:
+        return None
+    words = list(map(plan.separators[sep][1].get, chunks))
+    words[0] = first[0]
+    # A miss is None; an empty tuple (a word without tokens) also takes the complete path.
+    return words if all(words) else None
+
+
+def _separator(plan: WordPlan, text: str) -> str | None:
+    """The one Metaspace separator in ``text`` (``" "`` when neither is), or ``None`` when both are."""
+    if plan.replacement not in text:
+        return " "
+    return plan.replacement if " " not in text else None
+
+
+def _mirrored(plan: WordPlan, sep: str, chunk: str) -> tuple:
+    """The entry of ``sep + chunk``, also kept by ``chunk`` (with its ids) when the plan caches it."""
+    word = sep + chunk
+    entry = plan.cache.get(word) or _entry(plan, word, False, 1)
+    if word in plan.cache:
+        entries, ids = plan.separators[sep]
+        entries[chunk] = entry
+        ids[chunk] = entry[0]
+    return entry
+
+
+CHUNK_CHARS = 1 << 18  # a long text's words are found this many characters at a time (memory)
+
+
+def document_entries(plan: WordPlan, view: str) -> tuple | None:
+    """``word_entries(plan, view, 0)``, found chunk by chunk in a long text so that only one
+    chunk's word strings are alive at a time; the words are then left out of the result
+    (``None``: ``emit_words`` places the entries by their byte lengths, as the words cover the text).
+    """
+    n = len(view)
+    if n <= CHUNK_CHARS or plan.cut is None or plan.prefix is not None or plan.origin_matters:
+        return word_entries(plan, view, 0)
+    ents: list = []
+    pos = 0
+    while pos < n:
+        end = plan.cut(view, pos + CHUNK_CHARS) if pos + CHUNK_CHARS < n else n
+        found = word_entries(plan, view[pos:end], pos)
+        if found is None or found[2] is not None:  # words that do not cover the chunk: no chunking
+            return word_entries(plan, view, 0)
+        ents += found[0]
+        pos = end
+    return ents, None, None, False
+
+
+def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
+               ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True) -> int:
+    """Append the tokens of ``word_entries``' result for ``seg`` (arguments as ``encode_words``);
+    returns the next word index."""
+    ents, found_words, starts, prefixed = found
+    if not ents:
+        return word
+    if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
+        starts = list(accumulate(map(len, found_words), initial=0))
+        starts.pop()
+    if prefixed and starts is not None:
+        starts = [0, *[x - 1 for x in starts[1:]]]
+    if need_spans:
+        # Byte where each word starts.
+        if starts is None:
+            if len(ents) == 1:
+                bases = [byte_start]
+            else:  # words cover the segment: add up their byte lengths
+                bases = list(accumulate(map(_NBYTES, ents), initial=byte_start))
+                bases.pop()
+        elif table is not None:
+            bases = [table[char_start + x] for x in starts]
+        elif view_ascii:
+            bases = [byte_start + x for x in starts] if byte_start else starts
+        else:
+            local = char_to_byte_table(seg)
+            bases = [byte_start + local[x] for x in starts]
+    counts = list(map(_N, ents))
+    ids.extend(chain.from_iterable(map(_IDS, ents)))
+    values.extend(chain.from_iterable(map(_TOKS, ents)))
+    if need_spans:
+        # base + relative start, base + relative stop, pairwise: all in C (no per-token bytecode).
+        token_bases = list(chain.from_iterable(map(repeat, bases, counts)))
+        spans.extend(zip(map(add, token_bases, chain.from_iterable(map(_STARTS, ents))),
+                         map(add, token_bases, chain.from_iterable(map(_STOPS, ents)))))
+    else:
+        spans.extend(repeat(None, sum(counts)))
+    ks = list(map(_K, ents))
+    n_words = sum(ks)
+    if n_words == len(ents):  # one piece per word (the common case)
+        words.extend(chain.from_iterable(map(repeat, range(word, word + n_words), counts)))
+    else:
+        firsts = accumulate(ks, initial=word)
+        token_firsts = chain.from_iterable(map(repeat, firsts, counts))
+        words.extend([f + o for f, o in zip(token_firsts, chain.from_iterable(map(_WOFS, ents)))])
+    return word + n_words
+
+
+_IDS, _TOKS, _REL, _WOFS, _K, _N, _NBYTES, _STARTS, _STOPS = (itemgetter(i) for i in range(9))

@@ -1,0 +1,218 @@
+"""Normalized text without building an alignment: the views the fast lane (``tokcore.fast_lane``) tokenizes.
+
+Building a ``NormalizedString`` costs a list entry per character; most texts need none of it
+to find their tokens. ``same_place_view`` gives the normalized text when every character stays
+where it was with its UTF-8 length (the alignment is the identity, so offsets need no mapping);
+``deleting_view`` (BertNormalizer dropping controls) and ``sentencepiece_view`` (a ``.model``'s
+dummy prefix and escaped spaces) give it when positions move, leaving the alignment to the
+normalizer itself, run only if offsets are read. Each answers ``None`` when unsure;
+``tests/test_fast_lane.py`` compares every view with the normalizer's own text.
+
+Left out: the alignments themselves (``tokcore.normalized``) and normalizers not named here.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+from ..normalizers import standard as n
+
+# -- normalization that moves nothing ----------------------------------------------------------
+
+
+def same_place_view(normalizer, text: str) -> str | None:
+    """The normalized ``text`` when normalization keeps every character in place, and changes
+    only ASCII characters into ASCII ones (an identity alignment, byte for byte), else ``None``
+    (the general path decides).
+
+    ``same_place_view(Lowercase(), "Hi") == "hi"``; ``same_place_view(Strip(), " a") is None``.
+    """
+    if normalizer is None:
+        return text
+    if text.isascii():
+        return _ascii_view(normalizer, text)
+    return _unicode_view(normalizer, text, frozenset(_NON_ASCII.findall(text)))
+
+
+_NON_ASCII = __import__("regex").compile(r"[^\x00-\x7f]")
+
+
+def _ascii_view(normalizer, text: str) -> str | None:
+    t = type(normalizer)
+    if t is n.Sequence:
+        for child in normalizer.normalizers:
+            text = _ascii_view(child, text)
+            if text is None:
+                return None
+        return text
+    if t in (n.NFC, n.NFD, n.NFKC, n.NFKD, n.StripAccents):
+        return text  # ASCII is fixed by every Unicode form and has no combining mark
+    if t is n.Lowercase:
+        return text.lower()
+    if t is n.Replace:
+        return text if normalizer._rx.search(text) is None else None
+    if t is n.BertNormalizer:
+        if normalizer.clean_text:
+            text = text.translate(n._SPACE_TABLE)
+            if not text.isprintable():
+                return None  # a control character to drop: positions move
+        # Chinese characters and accents are not ASCII.
+        return text.lower() if normalizer.lowercase else text
+    return None
+
+
+def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
+    """``_ascii_view`` for text with the non-ASCII characters ``others``, each of which must come
+    through unchanged (ASCII ones may change, into ASCII)."""
+    t = type(normalizer)
+    if t is n.Sequence:
+        for child in normalizer.normalizers:
+            text = _unicode_view(child, text, others)
+            if text is None:
+                return None
+        return text
+    if t in (n.NFC, n.NFD, n.NFKC, n.NFKD):
+        # What the normalizer itself asks before doing anything (tokcore.unicode_norm).
+        return text if unicodedata.is_normalized(t.form, text) else None
+    if t is n.StripAccents:
+        return None if any(map(n.is_mark, others)) else text
+    if t is n.Lowercase:
+        return text.lower() if all(c.lower() == c for c in others) else None
+    if t is n.Replace:
+        return text if normalizer._rx.search(text) is None else None
+    if t is n.BertNormalizer:
+        for c in others:
+            if normalizer.clean_text and (c in n._SPACE_TABLE_CHARS or not c.isprintable() or c == "\ufffd"):
+                return None  # a wider space becomes " ", a control is dropped
+            if not _bert_keeps(normalizer, c):
+                return None
+        if _bert_strips(normalizer) and not unicodedata.is_normalized("NFD", text):
+            return None
+        if normalizer.clean_text:
+            text = text.translate(n._SPACE_TABLE)
+            if not text.isprintable():
+                return None
+        return text.lower() if normalizer.lowercase else text
+    return None
+
+
+def _bert_strips(normalizer) -> bool:
+    """Whether BertNormalizer strips accents (``strip_accents=None`` follows ``lowercase``)."""
+    return normalizer.lowercase if normalizer.strip_accents is None else normalizer.strip_accents
+
+
+def _bert_keeps(normalizer, c: str) -> bool:
+    """Whether BertNormalizer leaves the non-ASCII character ``c`` (not a space or control) as it is:
+    no spaces around a CJK character, no accent stripped, no case changed."""
+    return not ((normalizer.handle_chinese_chars and n._CJK.match(c))
+                or (_bert_strips(normalizer) and n.is_nonspacing_mark(c))
+                or (normalizer.lowercase and c.lower() != c))
+
+
+def deleting_view(normalizer, text: str) -> str | None:
+    """BertNormalizer's text when it only drops controls, turns white space into ``" "`` and
+    changes ASCII characters (every other character comes through), else ``None``. Positions
+    move, so the caller needs the normalizer's alignment too, but not to find the tokens.
+
+    ``deleting_view(BertNormalizer(), "\ufeffHi\u3000") == "hi "``.
+    """
+    if type(normalizer) is not n.BertNormalizer or not normalizer.clean_text:
+        return None
+    table: dict[int, str | None] = {}
+    for c in frozenset(_NOT_PRINTABLE_ASCII.findall(text)):
+        if c in n._SPACE_TABLE_CHARS:
+            table[ord(c)] = " "
+        elif n.is_bert_control(c):
+            table[ord(c)] = None
+        elif c.isascii() or not _bert_keeps(normalizer, c):
+            return None
+    view = text.translate(table)
+    if _bert_strips(normalizer) and not unicodedata.is_normalized("NFD", view):
+        return None
+    return view.lower() if normalizer.lowercase else view
+
+
+_NOT_PRINTABLE_ASCII = __import__("regex").compile(r"[^\x20-\x7e]")
+
+
+def sentencepiece_view(normalizer, text: str) -> str | None:
+    """sentencepiece's normalized text (a ``.model``'s charsmap then its whitespace rules, default
+    options; ``SentencePieceText``), else ``None``: the dummy ``"▁"``, then the charsmap's text
+    with runs of spaces made one, its ends stripped and its spaces escaped. The ``"▁"`` is
+    inserted and characters may change or go, so positions move and the alignment is the
+    normalizer's business.
+
+    ``sentencepiece_view(<botchan .model normalizer>, " Hi  there") == "▁Hi▁there"``.
+    """
+    view_of = _sentencepiece_view_for(normalizer)
+    return None if view_of is None else view_of(text)
+
+
+def _sentencepiece_view_for(normalizer):
+    """``sentencepiece_view`` for this normalizer as a function of the text alone, or ``None``
+    when the normalizer is not one it knows (the checks that depend on the normalizer, done once)."""
+    if type(normalizer) is not n.Sequence or len(normalizer.normalizers) != 2:
+        return None
+    charsmap, ws = normalizer.normalizers
+    if type(charsmap) is not n.Precompiled or type(ws) is not _sentencepiece_whitespace():
+        return None
+    if not (ws.add_dummy_prefix and ws.remove_extra_whitespaces and ws.escape_whitespaces
+            and not ws.treat_whitespace_as_suffix):
+        return None
+    # Precompiled leaves ASCII text alone unless a rule's source is all ASCII.
+    return None if charsmap._units and charsmap._ascii_rules else SentencePieceText(charsmap)
+
+
+class SentencePieceText:
+    """sentencepiece's default whitespace rules after a charsmap without ASCII rules: the text
+    the charsmap makes, its runs of spaces made one, its ends stripped, then the dummy ``"▁"``
+    and every space as ``"▁"``; ``None`` when that text is empty or holds a ``"▁"`` of its own
+    (trailing ones are then removed too). Only ``" "`` counts as a space there.
+    ``SentencePieceText(<botchan charsmap>)(" a  b\n") == "▁a▁b\n"``."""
+
+    __slots__ = ("charsmap",)
+
+    def __init__(self, charsmap):
+        self.charsmap = charsmap
+
+    def __call__(self, text: str) -> str | None:
+        if plain_line(text):
+            return escape(text)
+        if not text.isascii():
+            text = self.charsmap.normalized_text(text)
+            if "\u2581" in text:
+                return None
+        collapsed = _SPACE_RUNS.sub(" ", text).strip(" ")
+        return escape(collapsed) if collapsed else None
+
+
+_SPACE_RUNS = __import__("re").compile(" {2,}")
+
+
+def plain_line(text: str) -> bool:
+    """Whether ``text`` is a plain line: ASCII with single inner spaces, whose sentencepiece view
+    is ``escape(text)``. ``plain_line("a b") and not plain_line("a  b")``."""
+    return text.isascii() and bool(text) and text[0] != " " and text[-1] != " " and "  " not in text
+
+
+def escape(text: str) -> str:
+    """The dummy ``"▁"`` then ``text`` with its spaces as ``"▁"``. ``escape("a b") == "▁a▁b"``."""
+    return "\u2581" + text.replace(" ", "\u2581")
+
+
+@cache
+def _sentencepiece_whitespace():
+    # Imported on first use: the loaders package imports the pipeline, which imports this module.
+    from ..normalizers.sentencepiece import SentencePieceWhitespace
+
+    return SentencePieceWhitespace
+
+
+def deferred_view_for(normalizer):
+    """``deleting_view`` or ``sentencepiece_view``, whichever fits the normalizer, as a function of
+    the text alone; ``None`` when neither ever gives a view.
+    ``deferred_view_for(<botchan .model normalizer>)("a b") == "▁a▁b"``."""
+    if type(normalizer) is n.BertNormalizer:
+        return None if not normalizer.clean_text else (lambda text: deleting_view(normalizer, text))
+    return _sentencepiece_view_for(normalizer)

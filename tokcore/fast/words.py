@@ -1,0 +1,126 @@
+"""Word finders of the fast paths: text -> the pre-tokenizer's words, in C-level passes.
+
+Each finder returns ``(words, starts)``: the words a pre-tokenizer's split gives (as substrings)
+and their 0-based character starts, ``starts`` ``None`` when the words cover the text from 0;
+``None`` altogether when the finder cannot be sure (the slow path then runs). Also here:
+GPT-2's pattern for ASCII text in the standard library's ``re`` and the places where a long text
+can be cut between GPT-2 words (``tokcore.fast_encode.document_entries``).
+``tests/test_fast_paths.py`` and ``tests/test_fast_lane.py`` pin each to its reference.
+
+Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers without a finder.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+from operator import add
+
+
+def _whole(text):
+    return [text], None
+
+
+def _from_spans(text, spans):
+    if spans is None:
+        return None
+    return [text[s:e] for s, e in spans], [s for s, _ in spans]
+
+
+def _non_space_runs(text):
+    # Rust's char::is_whitespace is the White_Space property, which is the ``regex`` module's \s.
+    # str.split is faster; on ASCII it also splits at \x1c-\x1f, which \s leaves alone, but then
+    # the words joined by single spaces are not the text and the runs below decide.
+    found = text.split() if text.isascii() else _NON_SPACE.findall(text)
+    if " ".join(found) == text:
+        # Words apart by single spaces (BertNormalizer's cleaned text mostly): word i starts
+        # after the i words and i spaces before it, counted in C without match objects.
+        return found, list(map(add, accumulate(map(len, found), initial=0), range(len(found))))
+    # Maximal runs alternate between space and non-space: their lengths give every start.
+    runs = _SPACE_OR_NOT.findall(text)
+    first = 0 if _NON_SPACE.match(text) else 1
+    return runs[first::2], list(accumulate(map(len, runs), initial=0))[first:-1:2]
+
+
+def _non_space_runs_reference(text):
+    """``_non_space_runs`` without the single-space shortcut (the tests compare both)."""
+    return _from_spans(text, [m.span() for m in _NON_SPACE.finditer(text)])
+
+
+_NON_SPACE = __import__("regex").compile(r"\S+")
+_SPACE_OR_NOT = __import__("regex").compile(r"\s+|\S+")
+_NON_SPACE_RUNS = _non_space_runs
+
+
+def _isolated_words(rx, view_of=None, ascii_rx=None):
+    """Words of the Isolated behavior: matches and the gaps between them, covering the text.
+
+    ``ascii_rx``: a pattern that finds the same matches as ``rx`` on ASCII text (used there)."""
+    findall, finditer = rx.findall, rx.finditer
+    ascii_findall = ascii_rx.findall if ascii_rx is not None else findall
+    plain = rx.groups == 0
+
+    def words(text):
+        is_ascii = text.isascii()
+        view = text if view_of is None or is_ascii else view_of(text)
+        if plain:
+            found = ascii_findall(view) if is_ascii else findall(view)
+            # No empty match and nothing left out: the matches alone cover the text.
+            if "" not in found and sum(map(len, found)) == len(text):
+                if view is text:
+                    return found, None
+                # The class view has the text's length: cut the text where the view's matches end.
+                ends = list(accumulate(map(len, found)))
+                return list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends))), None
+        return _from_spans(text, _isolated_spans([m.span() for m in finditer(view)], len(text)))
+
+    return words
+
+
+def _bytelevel_words():
+    # Exactly what ByteLevel.split_piece runs: GPT-2's pattern, Isolated, on the text where each
+    # non-ASCII character stands in as an ASCII one of HF's (Oniguruma's) class.
+    from ..text.byte_level import GPT2_REGEX
+    from ..text.char_classes import ascii_view
+    from ..text.onig_classes import ONIG_CLASSES
+
+    return _isolated_words(GPT2_REGEX, lambda text: ascii_view(text, ONIG_CLASSES), GPT2_ASCII)
+
+
+# GPT-2's pattern for ASCII text in the standard library's ``re``, about twice as fast there as
+# ``regex``. \s, \p{L} and \p{N} are spelled as the ASCII characters ``regex`` puts in them
+# (``re``'s own \s would add \x1c-\x1f); tests/test_fast_paths.py compares the two.
+_ASCII_SPACE = "\t\n\x0b\x0c\r "
+GPT2_ASCII = re.compile(
+    rf"'s|'t|'re|'ve|'m|'ll|'d| ?[A-Za-z]+| ?[0-9]+| ?[^{_ASCII_SPACE}A-Za-z0-9]+"
+    rf"|[{_ASCII_SPACE}]+(?![^{_ASCII_SPACE}])|[{_ASCII_SPACE}]+"
+)
+
+
+def _isolated_spans(spans, n):
+    # Matches plus the gaps between them, as the Isolated behavior keeps both; an empty match
+    # follows Rust's iterator rules, which only the slow path implements.
+    out = []
+    pos = 0
+    for s, e in spans:
+        if e == s:
+            return None
+        if s > pos:
+            out.append((pos, s))
+        out.append((s, e))
+        pos = e
+    if pos < n:
+        out.append((pos, n))
+    return out
+
+
+# A place where every GPT-2 match starts afresh: an ASCII whitespace character after a printable
+# non-space ASCII one. No alternative of the pattern runs from a non-space character into
+# whitespace, the pattern has no look-behind, and ASCII characters are their own class view.
+_GPT2_CUT_AT = __import__("regex").compile(r"(?<=[!-~])[ \t\n\r]")
+
+
+def _gpt2_cut(text: str, at: int) -> int:
+    """``_gpt2_cut("ab cd", 1) == 2``: the first cut at or after ``at`` (``len(text)`` if none)."""
+    m = _GPT2_CUT_AT.search(text, at)
+    return m.start() if m else len(text)

@@ -1,0 +1,189 @@
+"""``RankBPE``: BPE whose merge order is a priority per *merged token*, as tiktoken and sentencepiece run it.
+
+tiktoken merges, at each step, the adjacent pair whose concatenation has the lowest rank;
+sentencepiece's BPE merges the pair whose concatenation has the highest score. Both break ties
+by the leftmost pair. That is one algorithm with ``rank = position in priority order``; HF's
+``BPE`` instead ranks *pairs* from a merges list, which is equivalent for well-formed files
+but not by construction. ``to_hf_dict`` derives that merges list for ``save_hf``.
+
+Left out: dropout and continuing-subword prefixes (neither format has them), and
+sentencepiece's re-segmentation of ``UNUSED`` pieces.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from ..core.components import VocabModel, register
+from ..core.errors import ConfigurationError
+
+CACHE_CAPACITY = 100_000  # pieces
+MAX_CACHED_LENGTH = 256  # characters; as the BPE model, longer pieces are not cached
+
+
+def rank_merge(symbols: list[str], rank_of) -> list[str]:
+    """Merge adjacent symbols by lowest rank of their concatenation, leftmost first, until none is ranked.
+
+    ``rank_merge(list("abc"), {"ab": 0, "abc": 1}.get) == ["abc"]``.
+    """
+    n = len(symbols)
+    if n < 2:
+        return list(symbols)
+    # Symbols are identified by their start index; nxt/prv form a linked list.
+    sym = list(symbols)
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    alive = [True] * n
+    heap: list[tuple[int, int, int, int]] = []
+
+    def push(left: int) -> None:
+        right = nxt[left]
+        if right >= n:
+            return
+        r = rank_of(sym[left] + sym[right])
+        if r is not None:
+            heapq.heappush(heap, (r, left, right, len(sym[right])))
+
+    for i in range(n - 1):
+        push(i)
+    while heap:
+        _, left, right, right_len = heapq.heappop(heap)
+        if not alive[left] or nxt[left] != right or not alive[right] or len(sym[right]) != right_len:
+            continue
+        sym[left] += sym[right]
+        alive[right] = False
+        nxt[left] = nxt[right]
+        if nxt[right] < n:
+            prv[nxt[right]] = left
+        if prv[left] >= 0:
+            push(prv[left])
+        push(left)
+    return [sym[i] for i in range(n) if alive[i]]
+
+
+def _below(ranks: dict[str, int], limit: int):
+    """A rank lookup that ignores ranks at or above ``limit`` (how a token's own split is found)."""
+
+    def rank_of(s: str):
+        r = ranks.get(s)
+        return r if r is not None and r < limit else None
+
+    return rank_of
+
+
+@register("model")
+class RankBPE(VocabModel):
+    """BPE by merged-token rank (tiktoken / sentencepiece BPE semantics).
+
+    ``RankBPE({"a": 0, "b": 1, "ab": 2}).tokenize("ab") == [(2, "ab", 0, 2)]``. ``ranks`` defaults to
+    the ids; ``ignore_merges`` first looks the whole piece up (tiktoken's shortcut); unknown
+    characters become ``<0xNN>`` byte tokens with ``byte_fallback``, else ``unk_token``.
+    """
+
+    def __init__(self, vocab: dict[str, int], *, ranks: dict[str, int] | None = None, unk_token: str | None = None,
+                 byte_fallback: bool = False, ignore_merges: bool = False, fuse_unk: bool = False,
+                 unk_keeps_text: bool = False):
+        if not isinstance(vocab, dict) or not vocab:
+            raise ConfigurationError("RankBPE needs a non-empty vocab dict token -> id")
+        self.vocab = dict(vocab)
+        self.ranks = dict(ranks) if ranks is not None else None
+        self.unk_token = unk_token
+        self.byte_fallback = bool(byte_fallback)
+        self.ignore_merges = bool(ignore_merges)
+        self.fuse_unk = bool(fuse_unk)
+        # sentencepiece reports an unknown token as its own text (id of the unknown piece).
+        self.unk_keeps_text = bool(unk_keeps_text)
+        if unk_token is not None and unk_token not in self.vocab:
+            raise ConfigurationError(f"RankBPE unk_token {unk_token!r} is not in the vocabulary")
+        self._rank = self.ranks if self.ranks is not None else self.vocab
+        self._inverse = {i: t for t, i in self.vocab.items()}
+        self._cache: dict[str, list] = {}
+
+    # ------------------------------------------------------------------ encoding
+    def _word(self, text: str) -> list:
+        vocab = self.vocab
+        if self.ignore_merges and text in vocab:
+            return [(vocab[text], text, 0, len(text))]
+        out: list = []
+        pos = 0
+        unk_run = False
+        for s in rank_merge(list(text), self._rank.get):
+            n = len(s)
+            id_ = vocab.get(s)
+            if id_ is not None:
+                out.append((id_, s, pos, pos + n))
+            elif self.byte_fallback and all(f"<0x{b:02X}>" in vocab for b in s.encode("utf-8")):
+                # An unknown symbol is always one character (merges only make known tokens).
+                data = s.encode("utf-8")
+                for k, b in enumerate(data):
+                    tok = f"<0x{b:02X}>"
+                    out.append((vocab[tok], tok, pos, pos + 1, (k, len(data))))
+            elif self.unk_token is not None:
+                unk_id = vocab[self.unk_token]
+                if self.fuse_unk and unk_run and out[-1][3] == pos:
+                    start = out[-1][2]
+                    out[-1] = (unk_id, text[start:pos + n] if self.unk_keeps_text else self.unk_token, start, pos + n)
+                else:
+                    out.append((unk_id, s if self.unk_keeps_text else self.unk_token, pos, pos + n))
+                unk_run = True
+                pos += n
+                continue
+            else:
+                raise ConfigurationError(
+                    f"{s!r} is not in the RankBPE vocabulary and there is no unk_token or byte fallback; "
+                    "this tokenizer cannot encode that text"
+                )
+            unk_run = False
+            pos += n
+        return out
+
+    def tokenize(self, text: str):
+        got = self._cache.get(text)
+        if got is None:
+            got = self._word(text)
+            # Long pieces rarely repeat; caching them would keep every huge input alive.
+            if len(text) < MAX_CACHED_LENGTH and len(self._cache) < CACHE_CAPACITY:
+                self._cache[text] = got
+        return list(got)
+
+    # ------------------------------------------------------------------ serialization
+    def to_dict(self) -> dict:
+        out = {"type": "RankBPE", "vocab": dict(self.vocab), "unk_token": self.unk_token,
+               "byte_fallback": self.byte_fallback, "ignore_merges": self.ignore_merges, "fuse_unk": self.fuse_unk,
+               "unk_keeps_text": self.unk_keeps_text}
+        if self.ranks is not None:
+            out["ranks"] = dict(self.ranks)
+        return out
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        vocab = data["vocab"]
+        if not isinstance(vocab, dict) or not all(isinstance(k, str) and isinstance(v, int) for k, v in vocab.items()):
+            raise ValueError("'vocab' must map strings to integer ids")
+        ranks = data.get("ranks")
+        if ranks is not None and (not isinstance(ranks, dict) or not all(isinstance(v, int) for v in ranks.values())):
+            raise ValueError("'ranks' must map strings to integer ranks")
+        return cls(vocab, ranks=ranks, unk_token=data.get("unk_token"), byte_fallback=bool(data.get("byte_fallback")),
+                   ignore_merges=bool(data.get("ignore_merges")), fuse_unk=bool(data.get("fuse_unk")),
+                   unk_keeps_text=bool(data.get("unk_keeps_text")))
+
+    def merges(self) -> list[tuple[str, str]]:
+        """The HF merges list equivalent to these ranks: each ranked token split as the ranks below it split it.
+
+        ``RankBPE({"a": 0, "b": 1, "ab": 2}).merges() == [("a", "b")]``.
+        """
+        out = []
+        for token, r in sorted(self._rank.items(), key=lambda kv: kv[1]):
+            if len(token) < 2 or token not in self.vocab:
+                continue
+            parts = rank_merge(list(token), _below(self._rank, r))
+            if len(parts) == 2:
+                out.append((parts[0], parts[1]))
+        return out
+
+    def to_hf_dict(self) -> dict:
+        return {
+            "type": "BPE", "dropout": None, "unk_token": self.unk_token, "continuing_subword_prefix": None,
+            "end_of_word_suffix": None, "fuse_unk": self.fuse_unk, "byte_fallback": self.byte_fallback,
+            "ignore_merges": self.ignore_merges, "vocab": dict(self.vocab), "merges": [list(m) for m in self.merges()],
+        }

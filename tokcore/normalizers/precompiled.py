@@ -1,0 +1,268 @@
+"""Sentencepiece's ``precompiled_charsmap``: a double-array trie of rewrite rules, and the ``Precompiled`` normalizer.
+
+The blob is ``<u32 little-endian trie size><trie units (u32 LE)><replacement strings, NUL-ended>``.
+The trie is darts-clone's double array: from a node at ``pos``, byte ``c`` leads to unit
+``pos ^ offset ^ c`` if that unit's label is ``c``; a unit with the leaf bit set has its value
+(a byte offset into the replacement strings) in the unit at its child base. ``charsmap_rules``
+walks it once into a ``{source: replacement}`` dict.
+
+Two matching disciplines:
+- HF tokenizers (the default): text is cut into extended grapheme clusters; a cluster under 6
+  UTF-8 bytes that starts with a rule's source is replaced WHOLE by the shortest such rule (so
+  ``"ﬁ"`` + U+0301 becomes ``"fi"``: HF's documented quirk, kept for parity); otherwise each
+  character is looked up alone.
+- sentencepiece (``sentencepiece_semantics=True``): at each position the longest matching rule.
+
+Left out: sentencepiece's whitespace handling (dummy prefix, extra-space removal, ``▁``
+escaping), which tokenizer.json files express with other components.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import struct
+
+import regex
+
+from ..core.components import Normalizer, register
+from ..core.errors import ConfigurationError
+from ..core.normalized import NormalizedString
+from .unicode_pieces import rebuild_whole
+
+_GRAPHEME = regex.compile(r"\X")
+_NON_ASCII_WINDOWS = regex.compile(r"(?:[\x00-\x7f]?[^\x00-\x7f]+)+[\x00-\x7f]?")
+_NON_ASCII_RUNS = regex.compile(r"[^\x00-\x7f]+")
+_MAX_RULE_BYTES = 256
+_WINDOW = 16  # characters looked at for the longest rule (nmt_nfkc rules span at most 4)
+
+
+def split_charsmap(blob: bytes) -> tuple[tuple[int, ...], bytes]:
+    """The trie units and the replacement strings. ``split_charsmap(b"\\4\\0\\0\\0\\1\\0\\0\\0ab") == ((1,), b"ab")``."""
+    if len(blob) <= 4:
+        raise ConfigurationError("precompiled_charsmap is too short to hold a trie; pass sentencepiece's blob unchanged")
+    (size,) = struct.unpack_from("<I", blob)
+    if size >= len(blob) - 3 or size % 4:
+        raise ConfigurationError(
+            f"precompiled_charsmap says its trie has {size} bytes but the blob has {len(blob) - 4} after the header; "
+            "the blob is truncated or not a sentencepiece charsmap"
+        )
+    units = struct.unpack_from(f"<{size // 4}I", blob, 4)
+    return units, blob[4 + size :]
+
+
+def _offset(unit: int) -> int:
+    return (unit >> 10) << ((unit & (1 << 9)) >> 6)
+
+
+def charsmap_rules(blob: bytes) -> dict[str, str]:
+    """Every rewrite rule of a charsmap, as ``{source: replacement}``."""
+    units, strings = split_charsmap(blob)
+    if not units:
+        return {}
+    # Invert the trie once: a unit with label c at index i is a child of the node whose base is i ^ c.
+    children: dict[int, list[tuple[int, int]]] = {}
+    for i, unit in enumerate(units):
+        label = unit & 0x800000FF
+        if 0 < label < 256:
+            children.setdefault(i ^ label, []).append((label, i))
+    # The trie is a DAG (darts-clone shares suffixes), so a node may be reached more than once;
+    # only a corrupt blob makes paths longer than any rule could be.
+    rules: dict[str, str] = {}
+    stack = [(_offset(units[0]), b"")]
+    while stack:
+        base, key = stack.pop()
+        if len(key) >= _MAX_RULE_BYTES:
+            raise ConfigurationError("precompiled_charsmap's trie has a path longer than any rule; the blob is corrupt")
+        for label, i in children.get(base, ()):
+            unit = units[i]
+            child = i ^ _offset(unit)
+            source = key + bytes((label,))
+            if (unit >> 8) & 1 and child < len(units):
+                rules_value = units[child] & 0x7FFFFFFF
+                end = strings.find(b"\0", rules_value)
+                raw = strings[rules_value : end if end >= 0 else len(strings)]
+                try:
+                    rules[source.decode("utf-8")] = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    pass  # a rule on a partial character can never match whole characters
+            stack.append((child, source))
+    return rules
+
+
+@register("normalizer")
+class Precompiled(Normalizer):
+    """Sentencepiece's compiled normalization rules (``nmt_nfkc`` and friends).
+
+    ``Precompiled(blob).normalize_str("①")`` is ``"1"`` with an nmt_nfkc blob. ``precompiled_charsmap``
+    is the raw bytes (from the ``.model`` file) or their base64 text (as in tokenizer.json);
+    empty means no rules.
+    """
+
+    def __init__(self, precompiled_charsmap: bytes | str | None, *, sentencepiece_semantics: bool = False):
+        if precompiled_charsmap is None:
+            precompiled_charsmap = b""
+        if isinstance(precompiled_charsmap, str):
+            try:
+                precompiled_charsmap = base64.b64decode(precompiled_charsmap, validate=True)
+            except (binascii.Error, ValueError):
+                raise ConfigurationError("precompiled_charsmap is not valid base64; copy it unchanged from the file") from None
+        if not isinstance(precompiled_charsmap, (bytes, bytearray)):
+            raise ConfigurationError(f"precompiled_charsmap must be bytes or base64 text, got {type(precompiled_charsmap).__name__}")
+        self.precompiled_charsmap = bytes(precompiled_charsmap)
+        self.sentencepiece_semantics = bool(sentencepiece_semantics)
+        if self.precompiled_charsmap:
+            self._units, self._strings = split_charsmap(self.precompiled_charsmap)
+        else:
+            self._units, self._strings = (), b""
+        # Whether any rule's source is pure ASCII: if none, ASCII text passes untouched.
+        self._ascii_rules = self._has_ascii_rule()
+        root = _offset(self._units[0]) if self._units else 0
+        self._ascii_firsts = frozenset(
+            chr(c) for c in range(1, 128) if (root ^ c) < len(self._units) and self._units[root ^ c] & 0x800000FF == c
+        )
+        self._cache: dict[str, list[tuple[int, str]]] = {}
+
+    def _has_ascii_rule(self) -> bool:
+        units = self._units
+        stack = [_offset(units[0])] if units else []
+        seen = set()
+        while stack:
+            base = stack.pop()
+            for c in range(1, 128):
+                i = base ^ c
+                if i < len(units) and units[i] & 0x800000FF == c and i not in seen:
+                    if (units[i] >> 8) & 1:
+                        return True
+                    seen.add(i)
+                    stack.append(i ^ _offset(units[i]))
+        return False
+
+    def prefix_rules(self, key: str, *, cache: bool = True) -> list[tuple[int, str]]:
+        """Rules whose source is a prefix of ``key``, shortest first, as ``(source length in chars, replacement)``."""
+        hit = self._cache.get(key) if cache else None
+        if hit is not None:
+            return hit
+        units, strings = self._units, self._strings
+        found: list[tuple[int, str]] = []
+        data = key.encode("utf-8", "surrogatepass")
+        ends = {}
+        pos = 0
+        for n, ch in enumerate(key, 1):
+            pos += len(ch.encode("utf-8", "surrogatepass"))
+            ends[pos] = n
+        node = _offset(units[0]) if units else 0
+        for depth, byte in enumerate(data, 1):
+            node ^= byte
+            if not byte or node >= len(units) or units[node] & 0x800000FF != byte:
+                break
+            unit = units[node]
+            node ^= _offset(unit)
+            if (unit >> 8) & 1 and depth in ends and node < len(units):
+                start = units[node] & 0x7FFFFFFF
+                stop = strings.find(b"\0", start)
+                raw = strings[start : stop if stop >= 0 else len(strings)]
+                found.append((ends[depth], raw.decode("utf-8", "replace")))
+        if cache:
+            if len(self._cache) > 65536:
+                self._cache.clear()
+            self._cache[key] = found
+        return found
+
+    def _hf_pieces(self, text: str) -> list[tuple[str, int, int]]:
+        pieces: list[tuple[str, int, int]] = []
+        if self._ascii_rules:
+            self._hf_window(text, 0, len(text), pieces)
+        else:
+            # Only clusters holding a non-ASCII character can match. Such a cluster starts at most one
+            # (ASCII) character before it, and clusters never join two ASCII characters but CR LF.
+            for m in _NON_ASCII_WINDOWS.finditer(text):
+                self._hf_window(text, m.start(), m.end(), pieces)
+        return pieces
+
+    def _hf_window(self, text: str, start: int, stop: int, pieces: list) -> None:
+        for m in _GRAPHEME.finditer(text, start, stop):
+            s, e = m.span()
+            cluster = m.group()
+            if cluster.isascii() and not self._ascii_rules:
+                continue
+            if len(cluster.encode("utf-8", "surrogatepass")) < 6:
+                hits = self.prefix_rules(cluster)
+                if hits:
+                    pieces.append((hits[0][1], s, e))
+                    continue
+            for i in range(s, e):
+                hits = self.prefix_rules(text[i])
+                if hits:
+                    pieces.append((hits[0][1], i, i + 1))
+
+    def _spm_pieces(self, text: str) -> list[tuple[str, int, int]]:
+        if self._ascii_rules:
+            return self._spm_pieces_reference(text)
+        # Without an all-ASCII rule, a match holds a non-ASCII character within its first
+        # _WINDOW characters: scan only the stretches that end with one (same pieces, as the scan
+        # finds nothing elsewhere and a match that runs past a stretch moves the next one's start).
+        pieces: list[tuple[str, int, int]] = []
+        i = 0
+        for m in _NON_ASCII_RUNS.finditer(text):
+            i = self._spm_scan(text, max(i, m.start() - _WINDOW + 1), m.end(), pieces)
+        return pieces
+
+    def _spm_pieces_reference(self, text: str) -> list[tuple[str, int, int]]:
+        """``_spm_pieces`` looking at every position (the tests compare both)."""
+        pieces: list[tuple[str, int, int]] = []
+        self._spm_scan(text, 0, len(text), pieces)
+        return pieces
+
+    def _spm_scan(self, text: str, i: int, n: int, pieces: list) -> int:
+        """sentencepiece's longest-rule scan from position ``i`` while below ``n``; returns where it stopped."""
+        while i < n:
+            if text[i] < "\x80" and text[i] not in self._ascii_firsts:
+                i += 1
+                continue
+            hits = self.prefix_rules(text[i : i + _WINDOW], cache=False)
+            if hits:
+                k, new = hits[-1]
+                pieces.append((new, i, i + k))
+                i += k
+            else:
+                i += 1
+        return i
+
+    def _pieces(self, text: str) -> list[tuple[str, int, int]] | None:
+        """``text`` as ``rebuild`` pieces, each rule's output in place of its source, or ``None``
+        when no rule can apply."""
+        if not self._units or (text.isascii() and not self._ascii_rules):
+            return None
+        changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
+        pieces, pos = [], 0
+        for new, s, e in changes:
+            if s > pos:
+                pieces.append((text[pos:s], pos, s))
+            pieces.append((new, s, e))
+            pos = e
+        if pos < len(text):
+            pieces.append((text[pos:], pos, len(text)))
+        return pieces
+
+    def normalized_text(self, text: str) -> str:
+        """``normalize_str(text)`` without building an alignment (the fast lane's view)."""
+        pieces = self._pieces(text)
+        return text if pieces is None else "".join([p[0] for p in pieces])
+
+    def normalize(self, ns: NormalizedString) -> NormalizedString:
+        pieces = self._pieces(ns.normalized)
+        return ns if pieces is None else rebuild_whole(ns, pieces)
+
+    def to_dict(self) -> dict:
+        data = {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(self.precompiled_charsmap).decode("ascii")}
+        if self.sentencepiece_semantics:
+            data["sentencepiece_semantics"] = True
+        return data
+
+    def to_hf_dict(self) -> dict:
+        return {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(self.precompiled_charsmap).decode("ascii")}
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        return cls(data.get("precompiled_charsmap"), sentencepiece_semantics=data.get("sentencepiece_semantics", False))

@@ -1,0 +1,276 @@
+"""Pattern splitting shared by the pre-tokenizers, and the pre-tokenizers that are just a pattern.
+
+HF tokenizers splits a piece in two steps: a *pattern* cuts the text into consecutive
+``(start, stop, is_match)`` spans covering it, then a *behavior* decides what happens to the
+matches (for the delimiter ``-`` in ``the-final--countdown``):
+
+- ``Removed``: ``the`` ``final`` ``countdown``
+- ``Isolated``: ``the`` ``-`` ``final`` ``-`` ``-`` ``countdown``
+- ``MergedWithPrevious``: ``the-`` ``final-`` ``-`` ``countdown``
+- ``MergedWithNext``: ``the`` ``-final`` ``-`` ``-countdown``
+- ``Contiguous``: ``the`` ``-`` ``final`` ``--`` ``countdown``
+
+Empty results are dropped. A character-class pattern (punctuation, digits, a delimiter) makes
+one match per character, which is what makes ``Isolated`` and ``Contiguous`` differ.
+
+Left out: pre-tokenizers that rewrite text (``Metaspace``, ``ByteLevel``, in ``pre_tokenizers``).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import regex
+
+from ..core.components import Piece, PreTokenizer, register
+from ..core.errors import ConfigurationError, TokenizerFileError
+from ..text.char_classes import NUMERIC_CLASSES, PUNCT_CLASSES, ClassMap, ascii_view
+from ..text.onig_classes import onig_known
+
+BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+_BEHAVIOR_KEYS = {b.lower(): b for b in BEHAVIORS}
+_BEHAVIOR_KEYS.update({"merged_with_previous": "MergedWithPrevious", "merged_with_next": "MergedWithNext"})
+
+# Punctuation as HF tests it: ASCII punctuation (which includes the symbols $+<=>^`|~) or a
+# Unicode P* category. These patterns run on ``ascii_view`` text (see ``pre_tokenizers_tables``).
+PUNCT_CLASS = r"!-/:-@\[-`{-~"
+PUNCT_RE = regex.compile(f"[{PUNCT_CLASS}]")
+NUMERIC_RE = regex.compile(r"[0-9]")
+
+Match = tuple  # (start, stop, is_match) in characters of the piece text
+
+
+def behavior_name(behavior: str) -> str:
+    """HF's spelling of a split behavior. ``behavior_name("merged_with_next") == "MergedWithNext"``."""
+    if isinstance(behavior, str):
+        key = behavior.replace("-", "_").lower()
+        name = _BEHAVIOR_KEYS.get(key) or _BEHAVIOR_KEYS.get(key.replace("_", ""))
+        if name:
+            return name
+    raise ConfigurationError(f"unknown split behavior {behavior!r}; use one of {', '.join(BEHAVIORS)}")
+
+
+def regex_matches(rx: regex.Pattern, text: str, *, invert: bool = False, nonempty: bool = False) -> list[Match]:
+    """Spans of ``text`` as ``(start, stop, is_match)``, covering it in order.
+
+    ``regex_matches(regex.compile("-"), "a-b") == [(0, 1, False), (1, 2, True), (2, 3, False)]``.
+    Empty matches follow Rust's match iterators (which HF uses), not Python's: an empty match right
+    where the previous match ended is skipped and the search resumes one character further.
+    ``nonempty=True`` promises the pattern never matches empty, allowing the faster ``finditer``.
+    """
+    out: list[Match] = []
+    prev = 0
+    for start, stop in _find_iter(rx, text) if not nonempty else (m.span() for m in rx.finditer(text)):
+        if prev != start:
+            out.append((prev, start, invert))
+        out.append((start, stop, not invert))
+        prev = stop
+    if prev != len(text):
+        out.append((prev, len(text), invert))
+    return out
+
+
+def _find_iter(rx: regex.Pattern, text: str):
+    # Rust's loop: search from ``pos``; an empty match found while ``pos`` is the previous match's
+    # end is refused and the search moves one character on.
+    n = len(text)
+    pos = 0
+    last_match_end = -1
+    search = rx.search
+    while pos <= n:
+        m = search(text, pos)
+        if m is None:
+            return
+        start, stop = m.span()
+        if start == stop and pos == last_match_end:
+            pos += 1
+            continue
+        pos = last_match_end = stop
+        yield start, stop
+
+
+def spans_for_behavior(matches: Iterable[Match], behavior: str) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` spans a behavior keeps. ``spans_for_behavior([(0, 1, True), (1, 2, False)],
+    "MergedWithNext") == [(0, 2)]``."""
+    if behavior == "Isolated":
+        return [(s, e) for s, e, _ in matches]
+    if behavior == "Removed":
+        return [(s, e) for s, e, m in matches if not m]
+    out: list[list[int]] = []
+    prev = False
+    if behavior == "Contiguous":
+        for s, e, m in matches:
+            if m == prev and out:
+                out[-1][1] = e
+            else:
+                out.append([s, e])
+            prev = m
+    elif behavior == "MergedWithPrevious":
+        for s, e, m in matches:
+            if m and not prev and out:
+                out[-1][1] = e
+            else:
+                out.append([s, e])
+            prev = m
+    elif behavior == "MergedWithNext":
+        for s, e, m in reversed(list(matches)):
+            if m and not prev and out:
+                out[-1][0] = s
+            else:
+                out.append([s, e])
+            prev = m
+        out.reverse()
+    else:
+        raise ConfigurationError(f"unknown split behavior {behavior!r}; use one of {', '.join(BEHAVIORS)}")
+    return [(s, e) for s, e in out]
+
+
+def split_by_regex(
+    piece: Piece,
+    rx: regex.Pattern,
+    behavior: str,
+    *,
+    invert: bool = False,
+    nonempty: bool = False,
+    classes: ClassMap | None = None,
+) -> list[Piece]:
+    """Split ``piece`` where ``rx`` matches, treating matches per ``behavior``; empty pieces dropped.
+
+    With ``classes``, ``rx`` runs on the piece's ``ascii_view`` (same positions).
+    """
+    text = piece.text if classes is None else ascii_view(piece.text, classes)
+    spans = spans_for_behavior(regex_matches(rx, text, invert=invert, nonempty=nonempty), behavior)
+    return [piece.sub(s, e) for s, e in spans if e > s]
+
+
+def pieces_of_matches(piece: Piece, rx: regex.Pattern, classes: ClassMap | None = None) -> list[Piece]:
+    """The pieces are exactly the (non-empty) matches of ``rx``: an inverted pattern, gaps removed."""
+    text = piece.text if classes is None else ascii_view(piece.text, classes)
+    sub = piece.sub
+    return [sub(*m.span()) for m in rx.finditer(text) if m.end() > m.start()]
+
+
+class _ClassSplit(PreTokenizer):
+    """Split on every character of a class, one match per character."""
+
+    char_re: regex.Pattern = PUNCT_RE
+    classes: ClassMap = PUNCT_CLASSES
+    behavior = "Isolated"
+
+    def split_piece(self, piece: Piece) -> list[Piece]:
+        return split_by_regex(piece, self.char_re, self.behavior, nonempty=True, classes=self.classes)
+
+
+@register("pre_tokenizer")
+class Punctuation(_ClassSplit):
+    """Split on punctuation. ``Punctuation().pre_tokenize_str("hi!") == [("hi", (0, 2)), ("!", (2, 3))]``."""
+
+    def __init__(self, behavior: str = "Isolated"):
+        self.behavior = behavior_name(behavior)
+
+    def to_dict(self) -> dict:
+        return {"type": "Punctuation", "behavior": self.behavior}
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        return cls(data.get("behavior", "Isolated"))
+
+
+@register("pre_tokenizer")
+class Digits(_ClassSplit):
+    """Split numbers from the rest; with ``individual_digits`` every digit alone.
+
+    ``Digits(individual_digits=True).pre_tokenize_str("a12") == [("a", (0, 1)), ("1", (1, 2)), ("2", (2, 3))]``.
+    """
+
+    char_re = NUMERIC_RE
+    classes = NUMERIC_CLASSES
+
+    def __init__(self, *, individual_digits: bool = False):
+        self.individual_digits = bool(individual_digits)
+        self.behavior = "Isolated" if self.individual_digits else "Contiguous"
+
+    def to_dict(self) -> dict:
+        return {"type": "Digits", "individual_digits": self.individual_digits}
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        return cls(individual_digits=data.get("individual_digits", False))
+
+
+@register("pre_tokenizer")
+class CharDelimiterSplit(PreTokenizer):
+    """Split on one character, dropping it. ``CharDelimiterSplit("_").pre_tokenize_str("a_b")`` gives ``a``, ``b``."""
+
+    def __init__(self, delimiter: str):
+        if not isinstance(delimiter, str) or len(delimiter) != 1:
+            raise ConfigurationError(f"CharDelimiterSplit needs a single character, got {delimiter!r}")
+        self.delimiter = delimiter
+        self._rx = regex.compile(f"[^{regex.escape(delimiter)}]+")
+
+    def split_piece(self, piece: Piece) -> list[Piece]:
+        return pieces_of_matches(piece, self._rx)
+
+    def to_dict(self) -> dict:
+        return {"type": "CharDelimiterSplit", "delimiter": self.delimiter}
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        return cls(data["delimiter"])
+
+
+@register("pre_tokenizer")
+class Split(PreTokenizer):
+    """Split on a literal string or a regex, with a behavior, optionally inverted (the matches are kept).
+
+    ``Split("-", "isolated").pre_tokenize_str("a-b")`` gives ``a``, ``-``, ``b``;
+    ``Split(r"\\d+", "removed", regex=True)`` drops digit runs. ``pattern`` may also be HF's
+    ``{"String": ...}`` / ``{"Regex": ...}`` dict.
+    """
+
+    def __init__(self, pattern, behavior: str = "Isolated", *, invert: bool = False, regex: bool = False):
+        if isinstance(pattern, dict):
+            if set(pattern) == {"String"}:
+                pattern, regex = pattern["String"], False
+            elif set(pattern) == {"Regex"}:
+                pattern, regex = pattern["Regex"], True
+            else:
+                raise ConfigurationError(f"Split pattern must be {{'String': ...}} or {{'Regex': ...}}, got {pattern!r}")
+        if not isinstance(pattern, str):
+            raise ConfigurationError(f"Split pattern must be a str, got {type(pattern).__name__}")
+        self.pattern = pattern
+        self.is_regex = bool(regex)
+        self.behavior = behavior_name(behavior)
+        self.invert = bool(invert)
+        self._rx = _compile_split_pattern(pattern, self.is_regex)
+        # HF runs regexes on Oniguruma, whose Unicode tables are older than the ``regex`` module's.
+        self._classes = onig_known(pattern) if self.is_regex else None
+
+    def split_piece(self, piece: Piece) -> list[Piece]:
+        return split_by_regex(piece, self._rx, self.behavior, invert=self.invert, classes=self._classes)
+
+    def to_dict(self) -> dict:
+        key = "Regex" if self.is_regex else "String"
+        return {"type": "Split", "pattern": {key: self.pattern}, "behavior": self.behavior, "invert": self.invert}
+
+    @classmethod
+    def from_dict(cls, data, *, source="<dict>", where=""):
+        pattern = data["pattern"]
+        if not isinstance(pattern, dict):
+            raise TokenizerFileError(
+                source, f"Split pattern must be an object like {{\"Regex\": ...}}, got {pattern!r}", where=where
+            )
+        try:
+            return cls(pattern, data.get("behavior", "Isolated"), invert=data.get("invert", False))
+        except ConfigurationError as exc:
+            raise TokenizerFileError(source, str(exc), where=where) from None
+
+
+def _compile_split_pattern(pattern: str, is_regex: bool):
+    if not is_regex:
+        # An empty literal is the empty regex (it matches between every two characters), as in HF.
+        return regex.compile(regex.escape(pattern))
+    try:
+        return regex.compile(pattern)
+    except regex.error as exc:
+        raise ConfigurationError(f"Split regex {pattern!r} does not compile: {exc}") from None
