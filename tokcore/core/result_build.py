@@ -1,11 +1,12 @@
 """``build_result``: a finished ``Encoding`` and its alignments as the frozen ``EncodeResult``.
 
 Spans become contract offsets in the tokenization text (1-based, ``(0, 0)`` for inserted tokens)
-and, through each sequence's ``OriginalMapper``, in the raw input; overflowing windows become
-results of their own, sharing the mappers.
+and, through each sequence's mapper (``OriginalMapper``), in the raw input; overflowing windows
+become results of their own, sharing the mappers. Every result is made here, by
+``EncodeResult._from_state`` over ``result_state``; the single-text lane (``tokcore.fast.lane``)
+calls ``result_state`` on first read of a lazy result's lists.
 
-Left out: how the ``Encoding`` is made (``tokcore.tokenizer``) and the single-text lane's own
-results (``tokcore.fast_lane``).
+Left out: how the ``Encoding`` is made (``tokcore.core.tokenizer``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,17 @@ def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
     """The result of ``enc`` (sequences normalized as ``ns_a``/``ns_b`` from ``raw_a``/``raw_b``).
 
     ``fast`` allows the identity and whole-list mapping shortcuts (``Tokenizer.fast``); ``own``
-    says nobody else holds ``enc``, so its lists are handed over instead of copied.
+    says nobody else holds ``enc``, so its lists are handed over instead of copied; ``mappers``
+    (for sequence 0 and 1) map spans to the raw inputs, ``OriginalMapper`` of ``ns_a``/``ns_b``
+    when not given.
     """
+    return EncodeResult._from_state(result_state(enc, ns_a, ns_b, raw_a, raw_b, fast=fast, return_offsets=return_offsets,
+                                                 return_masks=return_masks, mappers=mappers, own=own))
+
+
+def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
+                 mappers=None, own: bool = False) -> dict:
+    """The fields of ``build_result``'s result, as a dict (every field of ``EncodeResult``)."""
     offsets = original = None
     if return_offsets:
         spans = enc.spans
@@ -45,22 +55,22 @@ def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         for o in enc.overflowing
     ]
     take = _same if own else list
-    return EncodeResult(
-        ids=take(enc.ids),
-        tokens=take(enc.tokens),
-        offsets=offsets,
-        original_offsets=original,
-        special_tokens_mask=take(enc.special) if return_masks else None,
-        attention_mask=take(enc.attention) if return_masks else None,
-        token_type_ids=take(enc.type_ids) if return_masks else None,
-        word_ids=take(enc.word_ids),
-        sequence_ids=take(enc.sequence_ids),
-        overflowing=overflowing,
-        tokenization_text=ns_a.normalized,
-        tokenization_text_pair=None if ns_b is None else ns_b.normalized,
-        raw_text=raw_a,
-        raw_text_pair=raw_b,
-    )
+    return {
+        "ids": take(enc.ids),
+        "tokens": take(enc.tokens),
+        "offsets": offsets,
+        "original_offsets": original,
+        "special_tokens_mask": take(enc.special) if return_masks else None,
+        "attention_mask": take(enc.attention) if return_masks else None,
+        "token_type_ids": take(enc.type_ids) if return_masks else None,
+        "word_ids": take(enc.word_ids),
+        "sequence_ids": take(enc.sequence_ids),
+        "overflowing": overflowing,
+        "tokenization_text": ns_a.normalized,
+        "tokenization_text_pair": None if ns_b is None else ns_b.normalized,
+        "raw_text": raw_a,
+        "raw_text_pair": raw_b,
+    }
 
 
 def _same(items: list) -> list:

@@ -7,7 +7,9 @@ Nothing is re-aligned after the fact.
 
 One switch selects the reference path: ``Tokenizer.fast`` (a class attribute, settable per
 object). ``True`` puts the fast lane and word plans (``tokcore.fast``) in front of the one encode
-core below; ``False`` runs the core alone, which the tests compare the fast paths against.
+core (``tokcore.core.encode``) and lets the post-processors and the offset mapping take their
+one-pass shortcuts; ``False`` runs every step as HF does, which the tests compare the fast paths
+against.
 
 Left out: file formats (``tokcore.loaders``), dicts and ``tokenizer.json`` (``tokcore.serialization``),
 truncation and padding rules (``tokcore.processors``), and the algorithms of each stage (one
@@ -20,9 +22,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
-from ..fast.encode import encode_words
 from ..fast.lane import lane_for
-from ..fast.plan import word_plan
 from ..parallel.batch import encode_parallel
 from ..parallel.workers import drop_pool
 from ..processors.padding import pad_encodings
@@ -43,14 +43,12 @@ from .components import (
     Normalizer,
     PostProcessor,
     PreTokenizer,
-    byte_fallback_span,
-    piece_from_text,
     watch,
 )
+from .encode import encode_sequence, split_view
 from .encoding import EncodeResult, Encoding
 from .errors import TokenizerFileError, UnknownIdError, WrongTypeError, check_text
 from .normalized import NormalizedString
-from .offsets import char_to_byte_table
 from .result_build import build_result
 
 #: The things a tokenizer derives from its stages' options, dropped when any option changes.
@@ -196,92 +194,13 @@ class Tokenizer:
 
     def _view(self, text: str, *, assume_normalized: bool, split_special: bool):
         """(NormalizedString of the whole text, [(view_char_start, view_char_stop, AddedToken|None)])."""
-        av = self.added_vocabulary
-        if assume_normalized or (self.normalizer is None and not any(not t.normalized for t in av)):
-            segs = av.split_all(text, split_special=split_special) if len(av) else ([(0, len(text), None)] if text else [])
-            return NormalizedString(text), segs
-        parts: list[NormalizedString] = []
-        segs = []
-        pos = 0
-        for start, stop, tok in av.split_raw(text, split_special=split_special):
-            chunk = text[start:stop]
-            if tok is not None:
-                part = NormalizedString(chunk)
-                segs.append((pos, pos + len(chunk), tok))
-            else:
-                part = NormalizedString(chunk)
-                if self.normalizer is not None:
-                    part = self.normalizer.normalize(part)
-                for a, b, t in av.split_normalized(part.normalized, split_special=split_special):
-                    segs.append((pos + a, pos + b, t))
-            parts.append(part)
-            pos += len(part.normalized)
-        if len(parts) == 1:  # one segment (the common case): concat would only copy its alignment
-            return parts[0], segs
-        return NormalizedString.concat(parts), segs
+        return split_view(self, text, assume_normalized=assume_normalized, split_special=split_special)
 
     # ------------------------------------------------------------------ encoding
     def _encode_sequence(self, text: str, *, assume_normalized: bool, split_special: bool, seq: int,
-                         need_spans: bool = True):
-        ns, segs = self._view(check_text(text), assume_normalized=assume_normalized, split_special=split_special)
-        view = ns.normalized
-        plan = word_plan(self) if self.fast else None
-        view_ascii = view.isascii()
-        # Byte offset of every view character; the fast path does without it for one plain segment.
-        single = len(segs) == 1 and segs[0][0] == 0 and segs[0][2] is None
-        table = None if view_ascii or (plan is not None and single) else char_to_byte_table(view)
-        ids: list[int] = []
-        values: list[str] = []
-        spans: list = []
-        words: list = []
-        specials: list[int] = []  # positions of added tokens flagged special
-        word = 0
-        tokenize = self.model.tokenize
-        pre = self.pre_tokenizer
-        for a, b, tok in segs:
-            if b <= a:
-                continue
-            ba, bb = (a, b) if table is None else (table[a], table[b])
-            if tok is not None:
-                if tok.special:
-                    specials.append(len(ids))
-                ids.append(tok.id)
-                values.append(tok.content)
-                spans.append((ba, bb))
-                words.append(word)
-                word += 1
-                continue
-            if plan is not None:
-                nxt = encode_words(plan, view[a:b], ba, table, a, view_ascii, ids, values, spans, words, word,
-                                   need_spans)
-                if nxt is not None:
-                    word = nxt
-                    continue
-            if table is None and not view_ascii:
-                table = char_to_byte_table(view)
-                ba = table[a]
-            piece = piece_from_text(view[a:b], ba)
-            pieces = pre.pre_tokenize([piece]) if pre is not None else [piece]
-            for p in pieces:
-                if not p.text:
-                    continue
-                bounds = p.bounds
-                toks = tokenize(p.text)
-                for t in toks:
-                    ids.append(t[0])
-                    values.append(t[1])
-                    if len(t) == 4:
-                        spans.append((bounds[t[2]], bounds[t[3]]))
-                    else:
-                        spans.append(byte_fallback_span(bounds, t[2], t[4]))
-                words.extend([word] * len(toks))
-                word += 1
-        n = len(ids)
-        special = [0] * n
-        for i in specials:
-            special[i] = 1
-        enc = Encoding(ids, values, spans, special, [0] * n, words, [seq] * n, [1] * n)
-        return enc, ns
+                         need_spans: bool = True) -> tuple[Encoding, NormalizedString]:
+        return encode_sequence(self, text, assume_normalized=assume_normalized, split_special=split_special, seq=seq,
+                               need_spans=need_spans)
 
     def encode_result(
         self,
@@ -416,7 +335,7 @@ class Tokenizer:
 
     def _post_process(self, enc_a: Encoding, enc_b: Optional[Encoding], add_special_tokens: bool) -> Encoding:
         # Without a post-processor HF still merges a pair (and its overflowing windows) its own way.
-        return post_process(self.post_processor, enc_a, enc_b, add_special_tokens)
+        return post_process(self.post_processor, enc_a, enc_b, add_special_tokens, reference=not self.fast)
 
     def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
         """Token ids of ``text``. ``CharTokenizer().encode("hi") == [76, 77]``."""

@@ -1,19 +1,19 @@
 """The single-text fast lane of ``encode_result``: the words' tokens now, every list on first read.
 
 Most calls encode one plain text: no pair, nothing to truncate or pad, no added token inside,
-a normalizer whose text ``tokcore.fast_views`` can give without an alignment, a pre-tokenizer and
-model with a word plan (``tokcore.fast_encode``) and a post-processor that only puts special
+a normalizer whose text ``tokcore.fast.views`` can give without an alignment, a pre-tokenizer and
+model with a word plan (``tokcore.fast.plan``) and a post-processor that only puts special
 tokens around the sequence and may trim byte-level spans. For such a call the ids are the
 cached ids of the text's words between the template's special ids: one regex pass (or for
 Metaspace, one ``str.split``) and one dict lookup per word. The lane does that at once and keeps
 what it found per word; the result builds its lists on first read, as HF tokenizers builds its
 Python lists on first access: the ids alone from the words' ids, and the other lists together
-by running the usual steps on the words' entries (``emit_words``, then the post-processor's
-parts and trimming, read once per lane). ``tests/test_fast_lane.py`` compares lane results
-with the general path's on random text.
+by the encode core's own steps after the model (``emit_words`` into an ``Encoding``, the
+post-processor, ``result_state``): the lane is a cache in front of the core, not a copy of it.
+The lane tests compare lane results with the reference path's on random text.
 
-Left out: pairs, windows, padding, added tokens in the text, dropout; those take the general
-path in ``tokcore.tokenizer``.
+Left out: pairs, windows, padding, added tokens in the text, dropout; those take the core
+directly (``tokcore.core.tokenizer``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from ..core.encoding import EncodeResult, Encoding
 from ..core.errors import check_text
 from ..core.normalized import NormalizedString
 from ..core.offsets import SENTINEL
-from ..core.original_offsets import OriginalMapper
-from ..processors.merge import trim_offsets
+from ..core.result_build import result_state
+from ..processors.standard import post_process
 from .encode import CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
 
@@ -39,11 +39,13 @@ _IDS_OF = __import__("operator").itemgetter(0)
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("deferred", "deferred_view", "escaped", "normalizer", "parts", "plan", "same_place", "scans", "sources",
-                 "trim", "with_specials", "without_specials")
+    __slots__ = ("deferred", "deferred_view", "escaped", "normalizer", "plan", "processor", "same_place", "scans",
+                 "sources", "trim", "with_specials", "without_specials")
 
     def __init__(self, tok, plan, parts: dict, trim):
         self.normalizer = tok.normalizer
+        # A private copy: results read later are post-processed as when they were encoded.
+        self.processor = copy.deepcopy(tok.post_processor)
         # Whether same_place_view can ever give a view (a normalizer it knows from end to end).
         self.same_place = tok.normalizer is None or _ascii_view(tok.normalizer, "a") is not None
         # A normalizer whose text deferred_view_for knows: the view now, the alignment from a private
@@ -57,9 +59,9 @@ class Lane:
         # "▁" gives the raw line's chunks (fast_encode.spaced_word_ids).
         self.escaped = type(self.deferred_view) is SentencePieceText and plan.replacement == "\u2581"
         self.plan = plan
-        # The post-processor, read once: build_single's parts with and without special tokens
-        # (add_special_tokens True/False) and the byte-level trimming (None, or add_prefix_space).
-        self.parts = parts
+        # The template's special ids before and after the sequence (add_special_tokens True/False),
+        # for results whose ids alone are read; whether it trims byte-level spans (None, or
+        # add_prefix_space) decides how a plain line's offsets map back.
         self.trim = trim
         self.with_specials, self.without_specials = (_ends(parts[True]), _ends(parts[False]))
         # The added-token searches (raw text, view) for split_special_tokens False and True;
@@ -127,9 +129,7 @@ class Lane:
             eager = {"tokenization_text": view, "raw_text": text, "_source": source}
         # Every list, ids too, is made on first read (ids alone from the words' ids); the pair
         # fields keep their class defaults (None).
-        result = _new_result(EncodeResult)
-        _set_dict(result, "__dict__", eager)  # EncodeResult._from_state, inlined: the hot path
-        return result
+        return EncodeResult._from_state(eager)
 
     def _plain_line(self, text: str, offsets: bool, masks: bool, add: bool, split: bool) -> EncodeResult | None:
         """``encode`` for a sentencepiece ``.model``'s most common input, a plain ASCII line
@@ -144,41 +144,52 @@ class Lane:
         # Without trimming its spans stay 1-based from the start; plain_line_originals maps them.
         key = (_PLAIN if self.trim is None else _DEFERRED, add, offsets, masks)
         source = self.sources.get(key) or self.sources.setdefault(key, _Rest(self, None, *key))
-        result = _new_result(EncodeResult)
-        _set_dict(result, "__dict__", {"raw_text": text, "_source": source, "_words": words})
-        return result
+        return EncodeResult._from_state({"raw_text": text, "_source": source, "_words": words})
 
 
-_new_result, _set_dict = object.__new__, object.__setattr__
 _DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
-_PLAIN = object()  # _Rest.moved: a .model's plain line, whose alignment is arithmetic (plain_line_originals)
+_PLAIN = object()  # _Rest.moved: a .model's plain line, whose alignment is arithmetic (PlainLineMapper)
 
 
-def plain_line_originals(spans: list, words: list) -> list[tuple[int, int]]:
-    """The raw line's contract spans of the tokens of a plain line's view (``fast_views.plain_line``),
-    from their contract ``spans`` in the view and their ``words``' indexes. Word k is ``"▁"`` and
-    the line's chunk k; up to its chunk, the view has 2 bytes more per earlier ``"▁"`` (3 bytes for
-    1) and its own 3, so a token inside a chunk moves back ``2k + 3`` bytes. A word's first token
-    starts at its ``"▁"``: the space before the chunk, or for the dummy ``"▁"``, the line's start.
-    ``plain_line_originals([(1, 4), (4, 5), (5, 6), (6, 11)], [0, 0, 0, 1]) == [(1, 1), (1, 2), (2, 3), (3, 6)]``
-    (``"Hi is"`` as ``"▁"``, ``"H"``, ``"i"``, ``"▁is"``).
+class PlainLineMapper:
+    """Maps a plain line's view spans back to the raw line by arithmetic (``fast_views.plain_line``).
+
+    Word k of the view is ``"▁"`` and the line's chunk k; up to its chunk, the view has 2 bytes
+    more per earlier ``"▁"`` (3 bytes for 1) and its own 3, so a token inside a chunk moves back
+    ``2k + 3`` bytes. A word's first token starts at its ``"▁"``: the space before the chunk, or
+    for the dummy ``"▁"``, the line's start. ``word_ids`` are the result's (``None`` for inserted
+    tokens). ``PlainLineMapper([0, 0, 0, 1]).map_all([(0, 3), (3, 4), (4, 5), (5, 10)])`` is
+    ``[(1, 1), (1, 2), (2, 3), (3, 6)]`` (``"Hi is"`` as ``"▁"``, ``"H"``, ``"i"``, ``"▁is"``).
     """
-    out = []
-    last = -1
-    for (start, stop), k in zip(spans, words):
-        back = 2 * k + 3
-        if k != last:  # the word's first token, from its "▁"
-            out.append((1 if k == 0 else start - back + 2, stop - back))
-            last = k
-        else:
-            out.append((start - back, stop - back))
-    return out
+
+    identity = False
+
+    def __init__(self, word_ids: list):
+        self.word_ids = word_ids
+
+    def map_all(self, spans: list) -> list:
+        out = []
+        last = -1
+        for span, k in zip(spans, self.word_ids):
+            if span is None:
+                out.append(SENTINEL)
+                continue
+            start, stop = span
+            back = 2 * k + 2  # 2k + 3 bytes, less the 1 of the contract's base
+            if k != last:  # the word's first token, from its "▁"
+                out.append((1 if k == 0 else start - back + 2, stop - back))
+                last = k
+            else:
+                out.append((start - back, stop - back))
+        return out
 
 
 class _Rest:
     """The lists of a lane result other than ids, made on first read from the result's texts:
     the words' entries (``found``, or ``None``: found again), the normalization (``moved``:
-    ``None``, ``_DEFERRED`` or the alignment) and the options."""
+    ``None``, ``_DEFERRED``, ``_PLAIN`` or the alignment) and the options. They are made by the
+    core's own steps after the model: the words' tokens as an ``Encoding``, the post-processor
+    (``post_process``, as ``Tokenizer._post_process``), then ``result_state``."""
 
     __slots__ = ("add", "found", "lane", "masks", "moved", "offsets")
 
@@ -203,81 +214,29 @@ class _Rest:
         return escape(result["raw_text"])
 
     def fields(self, result: dict) -> dict:
-        # What the post-processor's one-sequence path (trim_offsets, then build_single) and
-        # Tokenizer._result make of the words, assembled directly (tests/test_fast_lane.py).
-        ids: list = []
-        values: list = []
-        spans: list = []
-        words: list = []
         view = result.get("tokenization_text")
         if view is None:
             view = self.view(result)
-        lane, need = self.lane, self.offsets
-        moved = self.moved if need else None  # the alignment only serves original offsets
-        plain = moved is _PLAIN
-        if plain:
-            moved = None  # mapped below by plain_line_originals
-        elif moved is _DEFERRED:
-            moved = lane.deferred.normalize(NormalizedString(result["raw_text"]))
-        mapper = None if moved is None else OriginalMapper(moved)
+        lane, need, raw = self.lane, self.offsets, result["raw_text"]
         found = self.found
         if found is None:  # the ids came from spaced_ids: the same words' entries
             found = (spaced_entries(lane.plan, view, 0), None, None, False)
-        # With nothing to trim or map, spans come out 1-based (contract offsets) at no cost.
-        direct = need and lane.trim is None and (mapper is None or mapper.identity)
-        emit_words(found, view, 1 if direct else 0, None, 0, view.isascii(), ids, values, spans, words, 0, need)
-        n = len(ids)
-        if need and lane.trim is not None:
-            trim_offsets(Encoding(ids, values, spans), lane.trim)
-        if need and not direct:
-            contract = [(s + 1, e + 1) for s, e in spans]
+        enc = Encoding()
+        emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need)
+        n = len(enc.ids)
+        enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
+        enc = post_process(lane.processor, enc, None, self.add)
+        moved, mappers = self.moved, None
+        if moved is _DEFERRED and need:
+            ns = lane.deferred.normalize(NormalizedString(raw))
+        elif moved is None or moved is _DEFERRED or moved is _PLAIN:
+            ns = NormalizedString(raw, view)  # characters in place: offsets map to themselves
+            if moved is _PLAIN and need:
+                mappers = (PlainLineMapper(enc.word_ids), None)
         else:
-            contract = spans
-        parts = lane.parts[self.add]
-        if len(parts) == 1:  # the sequence alone
-            tokens, offsets, word_ids, type_ids = values, contract, words, [parts[0][1]] * n
-            special, seqs = [0] * n, [0] * n
-        else:
-            tokens, offsets, word_ids, type_ids, special, seqs = [], [], [], [], [], []
-            for part in parts:
-                if part[0] == "A":
-                    tokens += values
-                    offsets += contract
-                    word_ids += words
-                    type_ids += [part[1]] * n
-                    special += [0] * n
-                    seqs += [0] * n
-                else:
-                    k = len(part[1])
-                    tokens += part[2]
-                    offsets += [SENTINEL] * k
-                    word_ids += [None] * k
-                    type_ids += [part[3]] * k
-                    special += [1] * k
-                    seqs += [None] * k
-        original = None
-        if need:
-            if plain:
-                mapped = iter(plain_line_originals(spans, words))
-                original = [SENTINEL if o is SENTINEL else next(mapped) for o in offsets]
-            elif mapper is None or mapper.identity:
-                original = list(offsets)  # the view has the raw text's characters in place: same spans
-            else:
-                mapped = iter(mapper.map_all(spans))
-                original = [SENTINEL if o is SENTINEL else next(mapped) for o in offsets]
-        masks = self.masks
-        return {
-            "tokens": tokens,
-            "offsets": offsets if need else None,
-            "original_offsets": original,
-            "special_tokens_mask": special if masks else None,
-            "attention_mask": [1] * len(tokens) if masks else None,
-            "token_type_ids": type_ids if masks else None,
-            "word_ids": word_ids,
-            "sequence_ids": seqs,
-            "overflowing": [],
-            "tokenization_text": view,
-        }
+            ns = moved
+        return result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
+                            mappers=mappers, own=True)
 
 
 def lane_for(tok) -> Lane | None:

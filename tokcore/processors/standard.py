@@ -66,9 +66,15 @@ class _Processor(PostProcessor):
         return None
 
 
-def post_process(processor: Optional[PostProcessor], first: Encoding, second: Optional[Encoding], add_special_tokens: bool) -> Encoding:
-    """Run ``processor``; without one, HF's default: a pair is merged as sequences 0 and 1."""
+def post_process(processor: Optional[PostProcessor], first: Encoding, second: Optional[Encoding], add_special_tokens: bool,
+                 *, reference: bool = False) -> Encoding:
+    """Run ``processor``; without one, HF's default: a pair is merged as sequences 0 and 1.
+
+    ``reference`` (``not Tokenizer.fast``) takes the step-by-step path of tokcore's own processors.
+    """
     if processor is not None:
+        if reference and isinstance(processor, _Processor):
+            return processor.process_reference(first, second, add_special_tokens=add_special_tokens)
         return processor.process(first, second, add_special_tokens=add_special_tokens)
     mark_sequence(first, 0)
     if second is None:
