@@ -76,6 +76,17 @@ _LAZY = {
     "unsafe_boundaries": "tokcore.boundaries",
     "align_words": "tokcore.analysis",
     "align_tokens": "tokcore.analysis",
+    "render_chat": "tokcore.chat",
+    "render_chat_spans": "tokcore.chat",
+    "chat_encode": "tokcore.chat",
+    "load_chat_config": "tokcore.chat",
+    "ChatRender": "tokcore.chat",
+    "ChatEncoding": "tokcore.chat",
+    "ChatConfig": "tokcore.chat",
+    "ChatTemplateError": "tokcore.chat",
+    "ChatTemplateLimitError": "tokcore.chat",
+    "ChatInputError": "tokcore.chat",
+    "ChatInputTypeError": "tokcore.chat",
 }
 
 
