@@ -218,3 +218,32 @@ def tojson_extra_size(value: object, indent: object, separators: object) -> int:
     indent_width = indent if isinstance(indent, int) else len(indent) if isinstance(indent, str) else 0
     separator_width = sum(len(s) for s in separators if isinstance(s, str)) if isinstance(separators, (list, tuple)) else 2
     return (items + depth) * (1 + depth * max(indent_width, 0)) + items * separator_width
+
+
+def tick() -> None:
+    """Check the active render's deadline (no-op outside a render)."""
+    budget = ACTIVE_BUDGET.get()
+    if budget is not None:
+        budget.tick()
+
+
+def check_value(value, what: str):
+    """``value``, unless it is larger than the active render allows."""
+    budget = ACTIVE_BUDGET.get()
+    if budget is not None:
+        budget.check_value(value, what)
+    return value
+
+
+def refuse_over(size: int | None, what: str) -> None:
+    """Raise if an estimated ``size`` is over the active render's cap (``None``: nothing to check)."""
+    budget = ACTIVE_BUDGET.get()
+    if budget is not None and size is not None:
+        budget.check_size(size, what)
+
+
+def guarded_iter(iterable):
+    """Iterate ``iterable``, checking the deadline before each item."""
+    for item in iterable:
+        tick()
+        yield item

@@ -15,7 +15,7 @@ Why the time bound holds in-process. Templates are untrusted, and a single rende
    Recursion ends in ``RecursionError``. So between two deadline checks there is only one operation.
 2. One operation on a huge value: ``'x' * 10**9``, ``s.center(10**9)``, ``sep.join(many)``, ``10 ** 10**8``,
    ``'%*d' % (n, 1)``, ``tojson(indent=n)``. The operators ``+ * ** %``, the amplifying str/bytes/int methods and
-   filters are estimated *before* they run (``tokcore.chat.guards``) and refused past ``max_output_chars``;
+   filters are estimated *before* they run (``tokcore.chat.guards``, ``tokcore.chat.filter_guards``) and refused past ``max_output_chars``;
    every other result is measured after, so no value can grow step by step past the cap either (``~`` is rewritten
    to a checked join; everything printed, into buffers too, is counted).
 3. Printing: the output is streamed with ``generate()`` and stopped at ``max_output_chars``.
@@ -30,7 +30,6 @@ Left out: choosing templates and cleaning inputs (``config``, ``inputs``) and ma
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -42,36 +41,20 @@ import jinja2.nodes as nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
+from .filter_guards import guard_filter
 from .guards import (
     ACTIVE_BUDGET,
-    MAX_QUADRATIC_WORK,
     binop_result_size,
+    check_value,
     format_padding,
+    guarded_iter,
+    refuse_over,
     str_method_result_size,
-    tojson_extra_size,
+    tick,
 )
 
 # The clock behind strftime_now (local time, as transformers); render_chat(now=...) pins it for reproducible output.
 CLOCK: ContextVar[Callable[[], datetime]] = ContextVar("tokcore_chat_clock", default=datetime.now)
-
-
-def _tick() -> None:
-    budget = ACTIVE_BUDGET.get()
-    if budget is not None:
-        budget.tick()
-
-
-def _check(value, what: str):
-    budget = ACTIVE_BUDGET.get()
-    if budget is not None:
-        budget.check_value(value, what)
-    return value
-
-
-def _refuse_over(size: int | None, what: str) -> None:
-    budget = ACTIVE_BUDGET.get()
-    if budget is not None and size is not None:
-        budget.check_size(size, what)
 
 
 class TemplateRaised(jinja2.TemplateError):
@@ -133,22 +116,22 @@ class GuardedEnvironment(ImmutableSandboxedEnvironment):
         return GuardInserter(self).visit(tree)
 
     def call_binop(self, context, operator, left, right):
-        _tick()
+        tick()
         estimate = binop_result_size(operator, left, right)
         if estimate is not None:
-            _refuse_over(estimate[0], estimate[1])
-        return _check(self.binop_table[operator](left, right), f"a value with '{operator}'")
+            refuse_over(estimate[0], estimate[1])
+        return check_value(self.binop_table[operator](left, right), f"a value with '{operator}'")
 
     def getattr(self, obj, attribute):
-        _tick()
+        tick()
         return super().getattr(obj, attribute)
 
     def getitem(self, obj, argument):
-        _tick()
+        tick()
         return super().getitem(obj, argument)
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja's own signature)
-        _tick()
+        tick()
         method = getattr(__obj, "__wrapped__", __obj)  # str.format comes wrapped by the sandbox
         owner = getattr(method, "__self__", None)
         name = getattr(method, "__name__", "")
@@ -156,26 +139,26 @@ class GuardedEnvironment(ImmutableSandboxedEnvironment):
             if name in ("format", "format_map") and isinstance(owner, str):
                 values = args[0] if name == "format_map" and args else kwargs
                 padding = format_padding(owner, args if name == "format" else (), values if hasattr(values, "values") else {})
-                _refuse_over(len(owner) + padding, "a formatted string")
+                refuse_over(len(owner) + padding, "a formatted string")
             elif name == "join" and args:
-                items = list(_guarded_iter(args[0]))
+                items = list(guarded_iter(args[0]))
                 size = sum(len(item) for item in items if isinstance(item, (str, bytes)))
-                _refuse_over(size + len(owner) * max(len(items) - 1, 0), "a joined string")
+                refuse_over(size + len(owner) * max(len(items) - 1, 0), "a joined string")
                 args = (items, *args[1:])
             else:
-                _refuse_over(str_method_result_size(name, owner, args, kwargs), f"the result of .{name}()")
+                refuse_over(str_method_result_size(name, owner, args, kwargs), f"the result of .{name}()")
         elif isinstance(owner, int) and name == "to_bytes":
             length = args[0] if args else kwargs.get("length", 1)
-            _refuse_over(length if isinstance(length, int) else None, "bytes from .to_bytes()")
-        return _check(super().call(__context, __obj, *args, **kwargs), f"the result of {name or 'a call'}()")
+            refuse_over(length if isinstance(length, int) else None, "bytes from .to_bytes()")
+        return check_value(super().call(__context, __obj, *args, **kwargs), f"the result of {name or 'a call'}()")
 
     # Called from the rewritten template (see GuardInserter); templates cannot name them.
     def tokcore_iter(self, iterable):
-        return _guarded_iter(iterable)
+        return guarded_iter(iterable)
 
     def tokcore_concat(self, *parts):
         texts = [str(part) for part in parts]
-        _refuse_over(sum(map(len, texts)), "a string joined with '~'")
+        refuse_over(sum(map(len, texts)), "a string joined with '~'")
         return "".join(texts)
 
     def tokcore_emit(self, value):
@@ -185,72 +168,6 @@ class GuardedEnvironment(ImmutableSandboxedEnvironment):
             budget.tick()
             budget.count_emitted(len(text))
         return text
-
-
-def _guarded_iter(iterable):
-    for item in iterable:
-        _tick()
-        yield item
-
-
-def _filter_guard(name: str, filter_function):
-    """``filter_function`` with a deadline check, a size estimate for the filters that amplify, and a size check."""
-    signature = inspect.signature(filter_function)
-
-    @functools.wraps(filter_function)
-    def guarded(*args, **kwargs):
-        _tick()
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError:
-            return filter_function(*args, **kwargs)  # let the filter raise its own argument error
-        a = bound.arguments
-        value = a.get("value", a.get("s"))
-        if name == "center" and isinstance(a.get("width"), int):
-            _refuse_over(a["width"], "a string from |center")
-        elif name == "indent" and isinstance(value, str):
-            width = a.get("width", 4)
-            width = width if isinstance(width, int) else len(width) if isinstance(width, str) else 0
-            _refuse_over(len(value) + (value.count("\n") + 1) * max(width, 0), "a string from |indent")
-        elif name == "format" and isinstance(value, str):
-            padding = max(binop_result_size("%", value, tuple(a.get("args", ())))[0], 0)
-            _refuse_over(padding, "a string from |format")
-        elif (name == "batch" and a.get("fill_with") is not None) or name == "slice":
-            count = a.get("linecount", a.get("slices"))
-            _refuse_over(count if isinstance(count, int) else None, f"the lists of |{name}")
-        elif name == "join":
-            items = list(_guarded_iter(value)) if value is not None and not isinstance(value, str) else value
-            attribute = a.get("attribute")
-            if isinstance(items, list):
-                getter = jinja2.filters.make_attrgetter(a["eval_ctx"].environment, attribute) if attribute else None
-                size = sum(len(str(getter(i) if getter else i)) for i in items)
-                _refuse_over(size + len(str(a.get("d", ""))) * max(len(items) - 1, 0), "a string from |join")
-                bound.arguments["value"] = items
-        elif name == "replace" and isinstance(value, str):
-            count = a.get("count")
-            _refuse_over(
-                str_method_result_size("replace", value, (str(a.get("old")), str(a.get("new")), -1 if count is None else count), {}),
-                "a string from |replace",
-            )
-        elif name == "wordwrap" and isinstance(value, str) and isinstance(a.get("wrapstring"), str):
-            lines = len(value) // max(a.get("width", 79), 1) + value.count("\n") + 1
-            _refuse_over(len(value) + lines * len(a["wrapstring"]), "a string from |wordwrap")
-        elif name == "tojson":
-            _refuse_over(tojson_extra_size(a.get("x"), a.get("indent"), a.get("separators")), "the indentation of |tojson")
-        elif name == "sum" and not isinstance(a.get("start", 0), (int, float)):
-            items = list(_guarded_iter(a.get("iterable", ())))
-            total = sum(len(i) for i in items if hasattr(i, "__len__"))
-            _refuse_over(total, "a list from |sum")
-            if total * len(items) > MAX_QUADRATIC_WORK:
-                _refuse_over(10**18, "a list from |sum (quadratic concatenation)")
-            bound.arguments["iterable"] = items
-        elif name in ("striptags", "urlize") and isinstance(value, str):
-            # Their regular expressions can backtrack quadratically on long input.
-            if len(value) * (value.count("<") + value.count(".") + 1) > MAX_QUADRATIC_WORK:
-                _refuse_over(10**18, f"a string from |{name} (input too long for its regular expression)")
-        return _check(filter_function(*bound.args, **bound.kwargs), f"the result of |{name}")
-
-    return guarded
 
 
 def _raise_exception(message):
@@ -268,7 +185,7 @@ def _strftime_now(format):
 def _lipsum(n=5, html=True, min=20, max=100):  # noqa: A002 (Jinja's own parameter names)
     # Jinja's lipsum loops in Python without any hook, so its size is checked first (about 12 characters a word).
     if isinstance(n, int) and isinstance(max, int):
-        _refuse_over(n * (max if max > 0 else 0) * 12, "lorem ipsum text")
+        refuse_over(n * (max if max > 0 else 0) * 12, "lorem ipsum text")
     return jinja2.utils.generate_lorem_ipsum(n=n, html=html, min=min, max=max)
 
 
@@ -310,7 +227,7 @@ def guarded_environment() -> GuardedEnvironment:
     env = GuardedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[GenerationBlock, jinja2.ext.loopcontrols])
     env.filters["tojson"] = _tojson
     for name, function in list(env.filters.items()):
-        env.filters[name] = _filter_guard(name, function)
+        env.filters[name] = guard_filter(name, function)
     env.globals["raise_exception"] = _raise_exception
     env.globals["strftime_now"] = _strftime_now
     env.globals["dict"] = TemplateDict()
