@@ -6,8 +6,8 @@ The map, in pipeline order (each folder's docstring says what lives there and wh
 ``core`` (Tokenizer, results, offsets, errors, stage bases) -> ``normalizers`` -> ``pre_tokenizers``
 -> ``models`` -> ``processors`` (truncation, templates, padding); ``decoders`` apart; ``fast`` and
 ``parallel`` in front of the core; ``serialization`` (dicts and the type registry), ``loaders``
-(files), ``presets``, ``trainers``, ``analysis`` and ``extras`` on top; ``text`` holds the
-character tables the stages share.
+(files), ``presets``, ``trainers``, ``analysis``, ``chat`` (chat templates) and ``extras`` on top;
+``text`` holds the character tables the stages share.
 """
 
 from __future__ import annotations
@@ -83,6 +83,17 @@ _LAZY = {
     "unsafe_boundaries": "tokcore.analysis.boundaries",
     "align_words": "tokcore.analysis.alignment",
     "align_tokens": "tokcore.analysis.alignment",
+    "render_chat": "tokcore.chat",
+    "render_chat_spans": "tokcore.chat",
+    "chat_encode": "tokcore.chat",
+    "load_chat_config": "tokcore.chat",
+    "ChatRender": "tokcore.chat",
+    "ChatEncoding": "tokcore.chat",
+    "ChatConfig": "tokcore.chat",
+    "ChatTemplateError": "tokcore.chat",
+    "ChatTemplateLimitError": "tokcore.chat",
+    "ChatInputError": "tokcore.chat",
+    "ChatInputTypeError": "tokcore.chat",
 }
 
 
