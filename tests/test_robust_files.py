@@ -19,7 +19,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from malformed.cases import (
@@ -31,6 +30,7 @@ from malformed.cases import (
     valid_tiktoken,
     valid_tokenizer_json,
 )
+from shared_data import ROOT
 
 import tokcore
 from tokcore.core.errors import TokenizerFileError
@@ -150,7 +150,7 @@ def test_no_case_hangs_or_escapes_in_a_fresh_process(tmp_path):
             print(json.dumps({"name": case.name, "kind": kind, "seconds": time.perf_counter() - t0}), flush=True)
         """
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests" / "helpers")])}
     proc = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
                           timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
