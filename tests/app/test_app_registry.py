@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from shared_data import ROOT
 
 import tokcore
 from tokapp import pages, samples
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _imported_after(statement: str) -> set[str]:
