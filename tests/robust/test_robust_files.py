@@ -2,7 +2,7 @@
 file, where in it and what is wrong; never another exception, never a hang; nothing is unpickled
 or evaluated.
 
-The corpus (``tests/malformed/cases.py``) is written into ``tmp_path`` at test time from small valid
+The corpus (``tests/helpers/malformed/cases.py``) is written into ``tmp_path`` at test time from small valid
 bases, each checked here to load (and, for sentencepiece and tiktoken, to encode as the oracle does).
 Hypothesis then damages the valid bases at random (truncation, byte flips, replaced JSON values):
 every result is a working tokenizer or a ``TokenizerFileError``.

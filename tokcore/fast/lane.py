@@ -9,7 +9,7 @@ Metaspace, one ``str.split``) and one dict lookup per word. The lane does that a
 what it found per word; the result builds its lists on first read, as HF tokenizers builds its
 Python lists on first access: the ids alone from the words' ids, and the other lists together
 by running the usual steps on the words' entries (``emit_words``, then the post-processor's
-parts and trimming, read once per lane). ``tests/test_fast_lane.py`` compares lane results
+parts and trimming, read once per lane). ``tests/engine/test_fast_lane.py`` compares lane results
 with the general path's on random text.
 
 Left out: pairs, windows, padding, added tokens in the text, dropout; those take the general
@@ -204,7 +204,7 @@ class _Rest:
 
     def fields(self, result: dict) -> dict:
         # What the post-processor's one-sequence path (trim_offsets, then build_single) and
-        # Tokenizer._result make of the words, assembled directly (tests/test_fast_lane.py).
+        # Tokenizer._result make of the words, assembled directly (tests/engine/test_fast_lane.py).
         ids: list = []
         values: list = []
         spans: list = []
