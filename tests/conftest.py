@@ -1,4 +1,11 @@
-"""Shared fixtures: the reference data folder and CI strictness.
+"""Fixtures shared by every test folder: the reference data and its edge cases.
+
+The folders mirror the code: ``engine/`` (tokcore's stages, core, trainers, fast paths, parallel,
+extras), ``parity/`` (whole tokenizers against tokenizers, sentencepiece, tiktoken), ``robust/``
+(malformed files, scaling, hostile text), ``app/`` (AppTest and tokapp's pure helpers),
+``browser/`` (Chromium against a live server; its own fixtures), ``bench/``. Helpers used across
+files live in ``helpers/``, on ``sys.path`` through ``pythonpath`` in ``pyproject.toml``: import them
+by name (``from shared_data import require_shared``), never from ``conftest``.
 
 ``TOKCORE_SHARED_DATA`` points at the reference data (default ``../shared/data`` beside the
 checkout). Outside CI a missing folder skips the tests that need it; with ``CI=true`` it fails.
@@ -10,7 +17,10 @@ import json
 from pathlib import Path
 
 import pytest
-from shared_data import IN_CI, ROOT, require_shared, shared_data_dir  # noqa: F401  (re-exported)
+from shared_data import IN_CI, ROOT, require_shared, shared_data_dir  # noqa: F401  (re-exported: see below)
+
+# IN_CI, ROOT and shared_data_dir stay importable as ``from conftest import ...`` for tests written against the
+# flat layout; new tests import them from shared_data.
 
 
 @pytest.fixture(scope="session")

@@ -400,7 +400,7 @@ def is_classic(corpus: Corpus) -> bool:
 def course_notes(family: str, corpus: Corpus, k: int | None = None) -> list[str]:
     """Where the published course text disagrees with the definitions, for the classic corpus.
 
-    The definitions win everywhere (see tests/test_train_wordpiece.py and tests/test_train_unigram.py);
+    The definitions win everywhere (see tests/engine/test_train_wordpiece.py and tests/engine/test_train_unigram.py);
     ``k`` selects the notes about merge ``k`` (``None``: every note of the family).
     """
     if not is_classic(corpus):

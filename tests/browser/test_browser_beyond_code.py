@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-try:  # tests/browser becomes a package; both layouts import the same helpers
-    from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
-except ImportError:  # pragma: no cover - depends on how pytest put tests/ on sys.path
-    from browser_helpers import exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 

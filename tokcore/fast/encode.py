@@ -6,7 +6,7 @@ first byte and reused wherever the word appears again. That holds, by constructi
 pre-tokenizers listed in ``word_plan`` on a model whose ``tokenize`` is a pure function of its
 input (no dropout). For those, ``encode_words`` replaces Piece objects, per-piece splitting and
 per-token span mapping with a dict lookup per word. The slow path (``Tokenizer`` without this
-module) stays the reference: ``tests/test_fast_paths.py`` pins both to identical results.
+module) stays the reference: ``tests/engine/test_fast_paths.py`` pins both to identical results.
 
 Left out: the word plans and their caches (``tokcore.fast.plan``), the word finders
 (``tokcore.fast.words``), normalization (it runs as usual before), post-processing, anything

@@ -10,7 +10,7 @@ what it found per word; the result builds its lists on first read, as HF tokeniz
 Python lists on first access: the ids alone from the words' ids, and the other lists together
 by the encode core's own steps after the model (``emit_words`` into an ``Encoding``, the
 post-processor, ``result_state``): the lane is a cache in front of the core, not a copy of it.
-The lane tests compare lane results with the reference path's on random text.
+``tests/engine/test_fast_lane.py`` compares lane results with the reference path's on random text.
 
 Left out: pairs, windows, padding, added tokens in the text, dropout; those take the core
 directly (``tokcore.core.tokenizer``).

@@ -6,7 +6,7 @@ where it was with its UTF-8 length (the alignment is the identity, so offsets ne
 ``deleting_view`` (BertNormalizer dropping controls) and ``sentencepiece_view`` (a ``.model``'s
 dummy prefix and escaped spaces) give it when positions move, leaving the alignment to the
 normalizer itself, run only if offsets are read. Each answers ``None`` when unsure;
-``tests/test_fast_lane.py`` compares every view with the normalizer's own text.
+``tests/engine/test_fast_lane.py`` compares every view with the normalizer's own text.
 
 Left out: the alignments themselves (``tokcore.normalized``) and normalizers not named here.
 """

@@ -5,7 +5,7 @@ and their 0-based character starts, ``starts`` ``None`` when the words cover the
 ``None`` altogether when the finder cannot be sure (the slow path then runs). Also here:
 GPT-2's pattern for ASCII text in the standard library's ``re`` and the places where a long text
 can be cut between GPT-2 words (``tokcore.fast_encode.document_entries``).
-``tests/test_fast_paths.py`` and ``tests/test_fast_lane.py`` pin each to its reference.
+``tests/engine/test_fast_paths.py`` and ``tests/engine/test_fast_lane.py`` pin each to its reference.
 
 Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers without a finder.
 """
@@ -89,7 +89,7 @@ def _bytelevel_words():
 
 # GPT-2's pattern for ASCII text in the standard library's ``re``, about twice as fast there as
 # ``regex``. \s, \p{L} and \p{N} are spelled as the ASCII characters ``regex`` puts in them
-# (``re``'s own \s would add \x1c-\x1f); tests/test_fast_paths.py compares the two.
+# (``re``'s own \s would add \x1c-\x1f); tests/engine/test_fast_paths.py compares the two.
 _ASCII_SPACE = "\t\n\x0b\x0c\r "
 GPT2_ASCII = re.compile(
     rf"'s|'t|'re|'ve|'m|'ll|'d| ?[A-Za-z]+| ?[0-9]+| ?[^{_ASCII_SPACE}A-Za-z0-9]+"

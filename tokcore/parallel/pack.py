@@ -4,7 +4,7 @@ A batch of results becomes a few flat lists of ints and strings: each per-token 
 result end to end (offsets as flat start, stop ints), the token counts and the texts. Each
 column is made in one C-level pass over the batch; the pipe between the processes carries such
 lists several times faster than result objects, whose every list and tuple would travel as an
-object of its own. ``unpack(*pack(results)) == results``; ``tests/test_parallel.py`` checks it
+object of its own. ``unpack(*pack(results)) == results``; ``tests/engine/test_parallel.py`` checks it
 on every kind of result.
 
 Left out: results with overflowing windows, and results whose optional lists (offsets, masks)

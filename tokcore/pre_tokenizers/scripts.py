@@ -9,7 +9,7 @@ Any characters join the piece before them, and Any characters at the very start 
 Scripts come from the ``regex`` module's current Unicode data, restricted to the code points
 assigned in Unicode 9.0 (``pre_tokenizers_tables.ASSIGNED_9_0``) and corrected for the few characters
 whose script changed since (``_SCRIPT_CHANGES``). Both tables were checked code point by code
-point against HF tokenizers 0.23 (see ``tests/test_pre_tokenizers.py``).
+point against HF tokenizers 0.23 (see ``tests/engine/test_pre_tokenizers.py``).
 
 Left out: script *extensions* (HF ignores them too).
 """

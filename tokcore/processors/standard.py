@@ -38,7 +38,7 @@ class _Processor(PostProcessor):
     def process(self, first: Encoding, second: Optional[Encoding] = None, *, add_special_tokens: bool = True) -> Encoding:
         if second is None and not first.overflowing and not first.__dict__.get("hf_ranges"):
             # The common case (one sequence, no windows): build the final lists in one pass
-            # instead of numbering, merging and reading ranges back (tests/test_fast_paths.py).
+            # instead of numbering, merging and reading ranges back (tests/engine/test_fast_paths.py).
             parts = self._single_parts(first, add_special_tokens)
             if parts is not None:
                 return build_single(first, parts)

@@ -8,7 +8,7 @@ the newest Unicode, which assigns thousands more characters; pinning the classes
 tokcore's pieces identical to HF's on every code point, whatever ``regex`` version is installed.
 
 The ranges were read off HF tokenizers itself (each code point placed between separators and the
-pieces observed); ``tests/test_pre_tokenizers.py`` re-checks them over all of Unicode.
+pieces observed); ``tests/engine/test_pre_tokenizers.py`` re-checks them over all of Unicode.
 
 A regex class of hundreds of ranges is slow in the ``regex`` module (it scans them), so the
 pre-tokenizers do not match these classes directly: a ``ClassMap`` translates each non-ASCII

@@ -2,7 +2,7 @@
 
 HF compiles ``ByteLevel``'s GPT-2 regex and ``Split``'s regexes with Oniguruma, whose Unicode
 tables are older than the ``regex`` module's: ``\\p{L}``, ``\\p{N}`` and the set of assigned code
-points are pinned here, read off HF tokenizers itself (``tests/test_pre_tokenizers.py`` re-checks
+points are pinned here, read off HF tokenizers itself (``tests/engine/test_pre_tokenizers.py`` re-checks
 them over all of Unicode), and applied through ``ClassMap`` stand-ins as in
 ``pre_tokenizers_tables``.
 

@@ -5,7 +5,7 @@ HF tokenizers links Rust crates with frozen Unicode data: Unicode normalization 
 Unicode 8.0. Python's ``unicodedata`` is newer, so characters assigned since carry properties
 HF does not see. Each table below lists, as hexadecimal ranges, the code points where HF's view
 differs from ``unicodedata`` 14.0 (Python 3.11). They were measured by running every code point
-through ``tokenizers`` 0.23; ``tests/test_normalizers.py`` measures again and must agree.
+through ``tokenizers`` 0.23; ``tests/engine/test_normalizers.py`` measures again and must agree.
 
 Left out: case mapping (HF uses Rust's current tables; the only differences are characters
 newer than ``unicodedata`` knows) and grapheme clusters (the ``regex`` module's ``\\X``).

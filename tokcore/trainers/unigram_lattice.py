@@ -14,7 +14,7 @@ collector to scan), compacted by masks; id 0 is the empty prefix/suffix.
 Every float comes out of the same operations, in the same order, as the straightforward
 per-word formulation (``_lse`` over each group in list order, sums left to right as
 Python 3.11's ``sum``, expected counts word by word, node by node), so results are bit for
-bit the same; ``tests/test_unigram_trainer_fast.py`` checks it against that formulation.
+bit the same; ``tests/engine/test_unigram_trainer_fast.py`` checks it against that formulation.
 
 Left out: the M-step, seeding and pruning decisions (``tokcore.trainers.unigram``).
 """

@@ -6,7 +6,7 @@ replaces spaces first). ``word_splitter`` returns such functions for those pre-t
 from their options, and ``None`` for any other (the caller then runs the general ``Piece`` path).
 Only the exact classes qualify: a subclass may change how it splits.
 
-``tests/test_trainer_fast_paths.py`` pins every splitter to the general path on random text.
+``tests/engine/test_trainer_fast_paths.py`` pins every splitter to the general path on random text.
 
 Left out: bounds and offsets (see ``tokcore.pre_tokenizers``), pre-tokenizer sequences.
 """

@@ -12,10 +12,10 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import require_shared
 from fast_pairs import pair_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_data import require_shared
 
 import tokcore
 from tokcore.core.normalized import NormalizedString

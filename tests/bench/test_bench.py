@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-from conftest import ROOT, require_shared
+from shared_data import ROOT, require_shared
 
 # A row ends with its ratio and, where there is one, its target: "   1.28x" or "  3.73x  >=2x ok".
 TAIL = re.compile(r" (?P<ratio>\d+\.\d+)x\s*(?P<goal>[<>]=?\d+(\.\d+)?x (ok|MISS))?\s*$")

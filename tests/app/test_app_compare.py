@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from app_pages import REFUSAL, REFUSING_KEY, open_page, with_refusing_tokenizer
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp import compare
 from tokapp.tokens import build_view
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "3_Compare.py"
 SAMPLES = ROOT / "sample_vocabs"
 

@@ -5,17 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 
 import pytest
 from app_pages import REFUSAL, REFUSING_KEY, open_page, with_refusing_tokenizer
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp import inspector, inspector_html, samples
 from tokapp.tokens import build_view
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "2_Offsets_inspector.py"
 BYTELEVEL = ROOT / "sample_vocabs" / "english_bytelevel_bpe.json"
 CHARS = ROOT / "sample_vocabs" / "multilingual_chars.json"

@@ -15,6 +15,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_data import require_shared
 
 from tokcore.core.components import build, piece_from_text
 from tokcore.core.errors import ConfigurationError, TokenizerFileError
@@ -182,8 +183,6 @@ def check_bounds(pt, text: str) -> None:
 
 
 def _udhr_lines() -> list[str]:
-    from conftest import require_shared
-
     folder = require_shared("corpora", "udhr")
     langs = [
         "eng", "fra", "deu", "spa", "rus", "arb", "cmn_hans", "jpn", "kor", "hin", "ben", "tha", "heb",
@@ -201,8 +200,6 @@ def _udhr_lines() -> list[str]:
 
 @pytest.fixture(scope="module")
 def corpus_texts(edge_cases) -> list[str]:
-    from conftest import require_shared
-
     botchan = require_shared("corpora", "botchan.txt").read_text(encoding="utf-8").splitlines()
     udhr = _udhr_lines()
     assert len({t for t in udhr}) > 60

@@ -3,15 +3,13 @@ extension point, and the page under AppTest. The stage-by-stage tokens must equa
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp import samples, stages
 
-ROOT = Path(__file__).resolve().parent.parent
 TEXTS = ["Héllo, WORLD!  Tokenizers don't agree 🙂", "a\tb\n c", "", "[CLS] <|endoftext|> <UNK> x",
          "new pix coming tmrw 🙂🙂 café"]
 

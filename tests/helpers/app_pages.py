@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp.samples import SessionTokenizer
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "pages"
 REFUSAL = "this tokenizer refuses the text; pick another one"
 REFUSING_KEY = "session:test-refusing"

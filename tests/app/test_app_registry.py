@@ -1,31 +1,26 @@
-"""The app's sample registry, page discovery, and the import boundary between engine and app."""
+"""The app's sample registry, page discovery, and that the pure helpers import no streamlit.
+
+The engine's side of that boundary (``import tokcore`` pulls in neither the app nor optional libraries) is
+checked in ``tests/engine/test_layout.py``.
+"""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from shared_data import ROOT
 
 import tokcore
 from tokapp import pages, samples
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _imported_after(statement: str) -> set[str]:
     code = f"import sys; {statement}; print('\\n'.join(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     return set(out.stdout.split())
-
-
-def test_import_tokcore_does_not_import_streamlit_or_app_libraries():
-    modules = _imported_after("import tokcore; tokcore.CharTokenizer().encode('hi')")
-    assert "tokcore" in modules
-    for heavy in ("streamlit", "pandas", "plotly", "tokapp"):
-        assert not any(m == heavy or m.startswith(heavy + ".") for m in modules), heavy
 
 
 @pytest.mark.parametrize("module", ["tokapp.html", "tokapp.tokens", "tokapp.samples", "tokapp.pages",

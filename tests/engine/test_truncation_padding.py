@@ -26,6 +26,7 @@ from encoding_views import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_data import require_shared
 
 import tokcore
 from tokcore.core.encoding import Encoding
@@ -254,7 +255,6 @@ def test_reference_files_truncate_and_pad_like_hf(name):
     Offsets of these files are the HF parity suite's business (with the contract's rules for
     inserted ``▁`` and folded marks); here every other field of every window must match.
     """
-    from conftest import require_shared
     from encoding_views import contract_special
 
     path = require_shared("reference", "hf", *REFERENCE_FILES[name])

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp.samples import SessionTokenizer
 
-ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 PAGE = str(ROOT / "pages" / "1_Playground.py")
 PLAIN = "Encode them as plain text"

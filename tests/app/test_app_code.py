@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import html as std_html
 import re
-from pathlib import Path
 
 import pytest
 from app_page_helpers import Refusing, html_blocks, metrics, run_page
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp import code_view
 from tokapp.samples import SessionTokenizer
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "pages/9_Code.py"
 CODE_BPE = ROOT / "sample_vocabs" / "code_bytelevel_bpe.json"
 

@@ -16,9 +16,9 @@ import json
 import os
 
 import pytest
-from conftest import require_shared, shared_data_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_data import require_shared, shared_data_dir
 
 import tokcore
 from tokcore import validate_offsets_contract

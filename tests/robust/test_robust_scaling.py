@@ -21,7 +21,7 @@ import time
 import tracemalloc
 
 import pytest
-from conftest import require_shared
+from shared_data import require_shared
 
 import tokcore
 

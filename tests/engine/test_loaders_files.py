@@ -10,7 +10,7 @@ import json
 import struct
 
 import pytest
-from shared_data import require_shared
+from shared_data import ROOT, require_shared
 
 from tokcore.core.errors import TokenizerFileError
 from tokcore.loaders import load_path
@@ -195,8 +195,7 @@ def test_saved_tokcore_only_types_load_in_a_fresh_process(tmp_path):
     tokcore.load(require_shared("reference", "sentencepiece", "botchan_en_unigram_1000.model")).save(saved)
     code = ("import json, sys; from tokcore import Tokenizer; "
             "t = Tokenizer.from_dict(json.load(open(sys.argv[1], encoding='utf-8'))); print(t.encode('Hello there'))")
-    root = str(__import__("pathlib").Path(__file__).resolve().parent.parent)
-    out = subprocess.run([sys.executable, "-c", code, str(saved)], capture_output=True, text=True, cwd=root, timeout=120)
+    out = subprocess.run([sys.executable, "-c", code, str(saved)], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(tokcore.load(saved).encode("Hello there"))
 

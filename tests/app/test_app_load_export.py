@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from app_pages import open_page
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp import pipeline_view, samples, uploads
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "4_Load_and_export.py"
 BYTELEVEL = ROOT / "sample_vocabs" / "english_bytelevel_bpe.json"
 TEXT = "Hello world, café 🙂 tokens!"

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
 
-ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 
 

@@ -2,7 +2,9 @@
 
 ``TOKCORE_SHARED_DATA`` points at the reference data (default ``../shared/data`` beside the
 checkout). Outside CI a missing folder skips the tests that need it; with ``CI=true`` it fails.
-(Kept out of ``conftest.py`` so that test modules can import it by a unique name.)
+(Kept out of ``conftest.py`` so that test modules can import it by a unique name: ``tests/helpers`` is on
+``sys.path`` through ``pythonpath`` in ``pyproject.toml``, so ``from shared_data import require_shared``
+works from every test folder. ``ROOT`` is the checkout, for tests that open its files.)
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # tests/helpers/shared_data.py -> the checkout
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 

@@ -4,9 +4,9 @@ figures, and each page under AppTest, stepping the timeline."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
@@ -14,7 +14,6 @@ from tokapp import train_figures as F
 from tokapp import train_html
 from tokapp import training as T
 
-ROOT = Path(__file__).resolve().parent.parent
 COURSE = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
 

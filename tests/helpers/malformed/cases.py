@@ -1,4 +1,4 @@
-"""Malformed tokenizer files for ``tests/test_robust_files.py``, generated into a temporary folder.
+"""Malformed tokenizer files for ``tests/robust/test_robust_files.py``, generated into a temporary folder.
 
 Each ``Case`` writes its file(s) from a small VALID base (``valid_*`` below, each checked to load
 by the tests) with one defect, and states what ``tokcore.load`` must say about it: the file it

@@ -2,7 +2,7 @@
 file, where in it and what is wrong; never another exception, never a hang; nothing is unpickled
 or evaluated.
 
-The corpus (``tests/malformed/cases.py``) is written into ``tmp_path`` at test time from small valid
+The corpus (``tests/helpers/malformed/cases.py``) is written into ``tmp_path`` at test time from small valid
 bases, each checked here to load (and, for sentencepiece and tiktoken, to encode as the oracle does).
 Hypothesis then damages the valid bases at random (truncation, byte flips, replaced JSON values):
 every result is a working tokenizer or a ``TokenizerFileError``.
@@ -19,7 +19,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from malformed.cases import (
@@ -31,6 +30,7 @@ from malformed.cases import (
     valid_tiktoken,
     valid_tokenizer_json,
 )
+from shared_data import ROOT
 
 import tokcore
 from tokcore.core.errors import TokenizerFileError
@@ -150,7 +150,7 @@ def test_no_case_hangs_or_escapes_in_a_fresh_process(tmp_path):
             print(json.dumps({"name": case.name, "kind": kind, "seconds": time.perf_counter() - t0}), flush=True)
         """
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests" / "helpers")])}
     proc = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
                           timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]

