@@ -1,14 +1,21 @@
-"""tokapp: the Streamlit app's helpers, kept apart from the engine (``tokcore``).
+"""tokapp: the Streamlit app's helpers, kept apart from the engine (``tokcore``). Three jobs:
 
-Pure modules (no streamlit import, unit-tested directly):
-- ``visible``: whitespace and control characters made visible (``·``, ``⏎``, ``⇥``, ``␀``...).
-- ``colors``: the palettes tokens are highlighted with.
-- ``tokens``: one encoding turned into plain rows and counts the pages display.
-- ``html``: HTML builders (token strips, byte views), every user string escaped.
-- ``samples``: the registry of tokenizers a page can offer (built-ins, sample files, uploads,
-  tokenizers trained this session).
-- ``pages``: discovery of the files in ``pages/`` for ``st.navigation``.
+Streamlit glue (the only modules importing streamlit; pages call them):
+- ``st_common``: state initialisation, cached tokenizers and encodings, shared widgets.
+- ``st_share``: share links moved between ``st.query_params`` and widget state.
+- ``st_training``: the training pages' corpus picker, cached runs, step timeline, classroom panel.
 
-``st_common`` is the only module importing streamlit: state initialisation, caching and
-shared widgets. Pages import it; tests of the pure modules never need it.
+Pure views and the data they draw (no streamlit; unit-tested directly):
+- ``visible``, ``colors``: whitespace made visible; the palettes.
+- ``tokens``: one encoding as plain rows and counts; ``span_walk``: those rows walked over their text.
+- ``html``: token strips, byte views, legend. Page-specific views: ``inspector``/``inspector_html``,
+  ``compare``, ``stages``, ``pipeline_view``, ``code_view``, ``lexnorm_view``, ``beyond_view``.
+- ``train_figures``, ``train_html``: the training animations' plotly figures and word chips.
+- ``samples``, ``uploads``, ``share``, ``pages``, ``warmup``: tokenizer registry, uploads, link encoding,
+  page discovery, server warm-up.
+
+Training animations' data: the ``training`` package (corpora, runs, replayed timelines, tables;
+see its docstring) and ``classroom`` (the guess-the-next-step state machine).
+
+Left out: the engine (``tokcore``) and page layout (``pages/``).
 """

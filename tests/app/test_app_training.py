@@ -13,6 +13,7 @@ import tokcore
 from tokapp import train_figures as F
 from tokapp import train_html
 from tokapp import training as T
+from tokapp.training.replay import _merge_word
 
 COURSE = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
@@ -83,7 +84,7 @@ def test_replay_equals_naive_resegmentation_on_english():
         for w, c in run.words.items():
             syms = list(w)
             for s in steps[:k]:
-                syms = T._merge_word(syms, s.left, s.right, s.merged)
+                syms = _merge_word(syms, s.left, s.right, s.merged)
             total += c * len(syms)
             if w in run.replay.history:
                 assert run.replay.segmentation(w, k) == tuple(syms)

@@ -1,15 +1,16 @@
 """The Unigram page's tables as plain data: loss per pruning round, what became of each seed piece,
 the course's seed probabilities and the classroom "remove piece t -> new loss" table.
 
-Left out: training runs themselves (``tokapp.training``) and drawing (``tokapp.train_figures``).
+Left out: training runs themselves (``tokapp.training.runner``) and drawing (``tokapp.train_figures``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
-if TYPE_CHECKING:
-    from .training import TrainRun
+from tokcore.trainers import unigram_loss, unigram_removal_losses
+
+from .run_types import TrainRun
 
 
 def unigram_curve(run: TrainRun) -> tuple[list[int], list[float]]:
@@ -66,8 +67,6 @@ def removal_table(probs: Mapping[str, float], words: Mapping[str, int]) -> tuple
 
     Single characters are listed too; removing one usually makes a word impossible (infinite loss).
     """
-    from tokcore.trainers import unigram_loss, unigram_removal_losses
-
     base = unigram_loss(probs, words)
     rows = [{"piece": p, "P(piece)": probs[p], "loss without it": loss, "increase": loss - base}
             for p, loss in unigram_removal_losses(probs, words).items()]
