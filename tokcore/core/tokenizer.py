@@ -246,7 +246,7 @@ class Tokenizer:
                 if tok.special:
                     specials.append(len(ids))
                 ids.append(tok.id)
-                values.append(tok.content)
+                values.append(view[a:b])  # the matched text, absorbed whitespace included (as HF)
                 spans.append((ba, bb))
                 words.append(word)
                 word += 1
