@@ -96,6 +96,10 @@ def test_hf_parity(case):
     if plain:
         oracle.no_truncation()
         oracle.no_padding()
+    if case == "gpt2_vocab_merges":
+        # HF's ByteLevelBPETokenizer and transformers' GPT-2 converter build these two files with
+        # trim_offsets off (the tokenizer.json here has it on): "Ġworld" spans its space.
+        oracle.post_processor = tokenizers.processors.ByteLevel(trim_offsets=False)
     texts = parity_texts()
     diffs = compare(tok, oracle, texts)
     unexpected = {sid: fields for sid, fields in diffs.items() if (case, sid) not in ALLOWED}

@@ -75,7 +75,7 @@ def encode_sequence(tokenizer, text: str, *, assume_normalized: bool, split_spec
             if tok.special:
                 specials.append(len(ids))
             ids.append(tok.id)
-            values.append(tok.content)
+            values.append(view[a:b])  # the matched text, absorbed whitespace included (as HF)
             spans.append((ba, bb))
             words.append(word)
             word += 1

@@ -2,7 +2,8 @@
 
 The pipeline is the one GPT-2's ``tokenizer.json`` holds: ByteLevel pre-tokenizer (GPT-2's
 split pattern, no prefix space), BPE over the byte-to-unicode alphabet, ByteLevel
-post-processor (trim_offsets) and ByteLevel decoder. ``<|endoftext|>`` becomes a special added
+post-processor with ``trim_offsets`` off and ByteLevel decoder: what HF's ``ByteLevelBPETokenizer``
+and transformers' GPT-2 converter build from these two files, so ``"Ġworld"`` spans its space. ``<|endoftext|>`` becomes a special added
 token when the vocabulary has it.
 
 Left out: ``added_tokens.json`` / ``special_tokens_map.json`` of other byte-level models (only
@@ -67,6 +68,8 @@ def gpt2_tokenizer_dict(vocab: dict[str, int], merges: list[tuple[str, str]], *,
         added.append({"id": vocab[ENDOFTEXT], "content": ENDOFTEXT, "single_word": False, "lstrip": False,
                       "rstrip": False, "normalized": False, "special": True})
     byte_level = {"add_prefix_space": False, "trim_offsets": True, "use_regex": True}
+    # HF keeps the leading space inside a token's span for these files (trim_offsets off).
+    untrimmed = {**byte_level, "trim_offsets": False}
     return {
         "version": "1.0",
         "truncation": None,
@@ -74,7 +77,7 @@ def gpt2_tokenizer_dict(vocab: dict[str, int], merges: list[tuple[str, str]], *,
         "added_tokens": added,
         "normalizer": None,
         "pre_tokenizer": {"type": "ByteLevel", **byte_level},
-        "post_processor": {"type": "ByteLevel", **byte_level},
+        "post_processor": {"type": "ByteLevel", **untrimmed},
         "decoder": {"type": "ByteLevel", **byte_level},
         "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
                   "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,

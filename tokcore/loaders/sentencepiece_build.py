@@ -1,26 +1,33 @@
-"""A sentencepiece ``.model`` as a tokcore ``Tokenizer`` that encodes exactly as sentencepiece does.
+"""A sentencepiece ``.model`` as a tokcore ``Tokenizer`` that encodes and decodes exactly as sentencepiece does.
 
 sentencepiece's pipeline, in tokcore's stages:
 
-1. ``Precompiled`` runs the model's charsmap (the ``nmt_nfkc``/``nfkc`` rules compiled into the file);
+1. ``Precompiled`` runs the model's charsmap (the ``nmt_nfkc``/``nfkc`` rules compiled into the file),
+   copying user-defined symbols unchanged as sentencepiece's normalizer does;
 2. ``SentencePieceWhitespace`` applies the normalizer spec: leading and trailing spaces removed,
    runs of spaces collapsed to the first one, ``" "`` escaped to ``"▁"``, and a dummy ``"▁"``
    prepended (or appended with ``treat_whitespace_as_suffix``) that covers no source text;
-3. ``Metaspace`` splits before each ``"▁"`` (when every piece keeps ``"▁"`` at its start, this
-   equals sentencepiece's segmentation of the whole sentence);
-4. the model: ``SentencePieceUnigram`` (Viterbi over NORMAL and USER_DEFINED pieces only: control,
-   byte and unused pieces are never matched in text, unlike HF's Unigram) or ``RankBPE`` by score.
+3. the model: ``SentencePieceUnigram`` (Viterbi over the whole sentence with sentencepiece's float32
+   arithmetic, ties and user-defined bonus) or, for BPE, ``Metaspace`` (split before each ``"▁"``)
+   with user-defined symbols isolated, then ``RankBPE`` by score (a user-defined symbol never merges
+   in sentencepiece, so the text on each side merges on its own);
+4. ``SentencePieceDecoder``: control pieces dropped, ``unk_surface`` for the unknown piece, byte
+   pieces as UTF-8, leading ``"▁"`` per the normalizer spec, then the denormalizer spec if any.
+
+User-defined symbols are pieces of the model, not added tokens: sentencepiece normalizes the
+whole text around them (``"[CLS] hi"`` gives ``▁ [CLS] ▁hi``).
 
 Left out: sampling options of ``encode`` (use the model's ``sample``), ``normalization_rule_tsv``
-models (no charsmap compiled), and user-defined symbols' exact interplay with normalization
-(they are matched in the raw text).
+models (no charsmap compiled), and user-defined symbols holding a space.
 """
 
 from __future__ import annotations
 
-from ..core.added_tokens import AddedToken
+import regex
+
 from ..core.components import build
 from ..core.tokenizer import Tokenizer
+from ..decoders.sentencepiece import SentencePieceDecoder
 from ..models.rank_bpe import RankBPE
 from ..models.sentencepiece_unigram import SentencePieceUnigram
 from ..normalizers.precompiled import Precompiled
@@ -38,7 +45,7 @@ def _bpe_model(sp: SpModel, unk_id: int | None):
     ranks = {p.piece: rank_of_score[p.score] for p in pieces if p.type in (NORMAL, USER_DEFINED)}
     unk = pieces[unk_id].piece if unk_id is not None else None
     return RankBPE(vocab, ranks=ranks, unk_token=unk, byte_fallback=sp.trainer_spec.byte_fallback, fuse_unk=True,
-                   unk_keeps_text=True)
+                   unk_keeps_text=True, atoms=[p.piece for p in pieces if p.type == USER_DEFINED])
 
 
 def build_sentencepiece_tokenizer(sp: SpModel, *, name: str = ""):
@@ -48,35 +55,59 @@ def build_sentencepiece_tokenizer(sp: SpModel, *, name: str = ""):
     pieces = sp.pieces
     unk_ids = [i for i, p in enumerate(pieces) if p.type == UNKNOWN]
     unk_id = unk_ids[0] if unk_ids else None
+    user_defined = [i for i, p in enumerate(pieces) if p.type == USER_DEFINED]
+    symbols = [pieces[i].piece for i in user_defined]
+    # Cutting before "▁" is exact only when no piece holds "▁" past its first character.
+    splittable = ns.escape_whitespaces and not ts.treat_whitespace_as_suffix and not any(
+        SPACE_SYMBOL in p.piece[1:] for p in pieces if p.type in (NORMAL, USER_DEFINED))
+    pre = None
     if ts.model_type_name in ("UNIGRAM", "WORD", "CHAR"):
         # WORD and CHAR models are rare; Viterbi over their pieces gives the same whole-word/char splits.
         matchable = [i for i, p in enumerate(pieces) if p.type in (NORMAL, USER_DEFINED)]
         model = SentencePieceUnigram([(p.piece, p.score) for p in pieces], unk_id=unk_id,
-                                     byte_fallback=ts.byte_fallback, matchable=matchable)
+                                     byte_fallback=ts.byte_fallback, matchable=matchable,
+                                     user_defined=user_defined, split_at_space=splittable)
     else:
         model = _bpe_model(sp, unk_id)
+        if splittable:
+            pre = _bpe_pre_tokenizer(symbols)
     normalizers = []
     if ns.precompiled_charsmap:
-        normalizers.append(Precompiled(ns.precompiled_charsmap, sentencepiece_semantics=True))
+        normalizers.append(Precompiled(ns.precompiled_charsmap, sentencepiece_semantics=True, protected=symbols))
     normalizers.append(SentencePieceWhitespace(
         add_dummy_prefix=ns.add_dummy_prefix, remove_extra_whitespaces=ns.remove_extra_whitespaces,
         escape_whitespaces=ns.escape_whitespaces, treat_whitespace_as_suffix=ts.treat_whitespace_as_suffix))
     normalizer = NormalizerSequence(normalizers)
-    # Splitting before "▁" is exact only when no piece holds "▁" past its first character.
-    splittable = ns.escape_whitespaces and not ts.treat_whitespace_as_suffix and not any(
-        SPACE_SYMBOL in p.piece[1:] for p in pieces if p.type in (NORMAL, USER_DEFINED))
-    pre = None
-    if splittable:
-        pre = build("pre_tokenizer", {"type": "Metaspace", "replacement": SPACE_SYMBOL, "prepend_scheme": "never", "split": True})
-    decoders = [{"type": "Replace", "pattern": {"String": SPACE_SYMBOL}, "content": " "}]
-    if ts.byte_fallback:
-        decoders.append({"type": "ByteFallback"})
-    decoders.append({"type": "Fuse"})
-    if ns.add_dummy_prefix and not ts.treat_whitespace_as_suffix:
-        decoders.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
-    decoder = build("decoder", {"type": "Sequence", "decoders": decoders})
-    added = [AddedToken(p.piece, i, special=False, normalized=False) for i, p in enumerate(pieces) if p.type == USER_DEFINED]
-    return Tokenizer(model, normalizer=normalizer, pre_tokenizer=pre, decoder=decoder, added_tokens=added, name=name)
+    decoder = SentencePieceDecoder(
+        control=[p.piece for p in pieces if p.type == CONTROL], unk_piece=pieces[unk_id].piece if unk_id is not None else None,
+        unk_surface=ts.unk_surface, byte_pieces=[p.piece for p in pieces if p.type == BYTE],
+        add_dummy_prefix=ns.add_dummy_prefix, remove_extra_whitespaces=ns.remove_extra_whitespaces,
+        denormalizer=_denormalizer(sp))
+    return Tokenizer(model, normalizer=normalizer, pre_tokenizer=pre, decoder=decoder, name=name)
+
+
+def _bpe_pre_tokenizer(symbols: list[str]):
+    """Metaspace's split before ``"▁"``, then each user-defined symbol as a piece of its own."""
+    metaspace = {"type": "Metaspace", "replacement": SPACE_SYMBOL, "prepend_scheme": "never", "split": True}
+    if not symbols:
+        return build("pre_tokenizer", metaspace)
+    # Longest first: sentencepiece's prefix matcher takes the longest symbol at each position.
+    alternation = "|".join(regex.escape(s) for s in sorted(symbols, key=lambda s: (-len(s), s)))
+    isolate = {"type": "Split", "pattern": {"Regex": alternation}, "behavior": "Isolated", "invert": False}
+    return build("pre_tokenizer", {"type": "Sequence", "pretokenizers": [metaspace, isolate]})
+
+
+def _denormalizer(sp: SpModel):
+    """The normalizer sentencepiece runs over decoded text, or ``None`` (no denormalizer charsmap)."""
+    ds = sp.denormalizer_spec
+    if not (sp.has_denormalizer_spec and ds.precompiled_charsmap):
+        return None
+    steps = [Precompiled(ds.precompiled_charsmap, sentencepiece_semantics=True)]
+    if ds.add_dummy_prefix or ds.remove_extra_whitespaces or ds.escape_whitespaces:
+        steps.append(SentencePieceWhitespace(add_dummy_prefix=ds.add_dummy_prefix,
+                                             remove_extra_whitespaces=ds.remove_extra_whitespaces,
+                                             escape_whitespaces=ds.escape_whitespaces))
+    return NormalizerSequence(steps)
 
 
 def control_ids(sp: SpModel) -> set[int]:

@@ -2,11 +2,12 @@
 
 Only the fields a tokenizer needs are decoded: the pieces (text, score, type), the trainer spec
 (model type, byte fallback, special ids and pieces, whitespace options) and the normalizer spec
-(rule name, precompiled charsmap, dummy prefix, whitespace handling). Unknown fields are
-skipped, as protobuf itself does, so newer files still load.
+(rule name, precompiled charsmap, dummy prefix, whitespace handling), and the denormalizer spec
+(the same fields; sentencepiece runs it over decoded text). Unknown fields are skipped, as
+protobuf itself does, so newer files still load.
 
-Left out: building the tokenizer from the parsed model (``tokcore.loaders.sentencepiece_build``),
-the self-test data and the denormalizer spec (sentencepiece never uses it to encode).
+Left out: building the tokenizer from the parsed model (``tokcore.loaders.sentencepiece_build``)
+and the self-test data.
 """
 
 from __future__ import annotations
@@ -74,8 +75,10 @@ class SpModel:
     pieces: list[SpPiece] = field(default_factory=list)
     trainer_spec: TrainerSpec = field(default_factory=TrainerSpec)
     normalizer_spec: NormalizerSpec = field(default_factory=NormalizerSpec)
+    denormalizer_spec: NormalizerSpec = field(default_factory=NormalizerSpec)
     has_trainer_spec: bool = False
     has_normalizer_spec: bool = False
+    has_denormalizer_spec: bool = False
 
 
 # field number -> (attribute, kind); kind is "bool", "int32", "str" or "float".
@@ -139,6 +142,10 @@ def parse_model_proto(data: bytes) -> SpModel:
             expect(wire, LENGTH, "normalizer_spec")
             model.has_normalizer_spec = True
             _fill(model.normalizer_spec, value, _NORMALIZER_FIELDS, "normalizer_spec")  # type: ignore[arg-type]
+        elif number == 5:
+            expect(wire, LENGTH, "denormalizer_spec")
+            model.has_denormalizer_spec = True
+            _fill(model.denormalizer_spec, value, _NORMALIZER_FIELDS, "denormalizer_spec")  # type: ignore[arg-type]
     return model
 
 

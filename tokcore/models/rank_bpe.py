@@ -61,6 +61,13 @@ def rank_merge(symbols: list[str], rank_of) -> list[str]:
     return [sym[i] for i in range(n) if alive[i]]
 
 
+def _strings(value) -> list[str]:
+    """``value`` checked to be a list of strings. ``_strings(["a"]) == ["a"]``."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigurationError("'atoms' must be a list of strings (pieces that never merge)")
+    return value
+
+
 def _below(ranks: dict[str, int], limit: int):
     """A rank lookup that ignores ranks at or above ``limit`` (how a token's own split is found)."""
 
@@ -77,12 +84,13 @@ class RankBPE(VocabModel):
 
     ``RankBPE({"a": 0, "b": 1, "ab": 2}).tokenize("ab") == [(2, "ab", 0, 2)]``. ``ranks`` defaults to
     the ids; ``ignore_merges`` first looks the whole piece up (tiktoken's shortcut); unknown
-    characters become ``<0xNN>`` byte tokens with ``byte_fallback``, else ``unk_token``.
+    characters become ``<0xNN>`` byte tokens with ``byte_fallback``, else ``unk_token``. A piece
+    equal to one of ``atoms`` (sentencepiece's user-defined symbols) is one token, never merged.
     """
 
     def __init__(self, vocab: dict[str, int], *, ranks: dict[str, int] | None = None, unk_token: str | None = None,
                  byte_fallback: bool = False, ignore_merges: bool = False, fuse_unk: bool = False,
-                 unk_keeps_text: bool = False):
+                 unk_keeps_text: bool = False, atoms=()):
         if not isinstance(vocab, dict) or not vocab:
             raise ConfigurationError("RankBPE needs a non-empty vocab dict token -> id")
         self.vocab = dict(vocab)
@@ -95,6 +103,8 @@ class RankBPE(VocabModel):
         self.unk_keeps_text = bool(unk_keeps_text)
         if unk_token is not None and unk_token not in self.vocab:
             raise ConfigurationError(f"RankBPE unk_token {unk_token!r} is not in the vocabulary")
+        self.atoms = sorted(a for a in set(atoms) if a in self.vocab)
+        self._atoms = frozenset(self.atoms)
         self._rank = self.ranks if self.ranks is not None else self.vocab
         self._inverse = {i: t for t, i in self.vocab.items()}
         self._cache: dict[str, list] = {}
@@ -102,7 +112,7 @@ class RankBPE(VocabModel):
     # ------------------------------------------------------------------ encoding
     def _word(self, text: str) -> list:
         vocab = self.vocab
-        if self.ignore_merges and text in vocab:
+        if (self.ignore_merges and text in vocab) or text in self._atoms:
             return [(vocab[text], text, 0, len(text))]
         out: list = []
         pos = 0
@@ -153,6 +163,8 @@ class RankBPE(VocabModel):
                "unk_keeps_text": self.unk_keeps_text}
         if self.ranks is not None:
             out["ranks"] = dict(self.ranks)
+        if self.atoms:
+            out["atoms"] = list(self.atoms)
         return out
 
     @classmethod
@@ -165,7 +177,7 @@ class RankBPE(VocabModel):
             raise ValueError("'ranks' must map strings to integer ranks")
         return cls(vocab, ranks=ranks, unk_token=data.get("unk_token"), byte_fallback=bool(data.get("byte_fallback")),
                    ignore_merges=bool(data.get("ignore_merges")), fuse_unk=bool(data.get("fuse_unk")),
-                   unk_keeps_text=bool(data.get("unk_keeps_text")))
+                   unk_keeps_text=bool(data.get("unk_keeps_text")), atoms=_strings(data.get("atoms") or []))
 
     def merges(self) -> list[tuple[str, str]]:
         """The HF merges list equivalent to these ranks: each ranked token split as the ranks below it split it.

@@ -1,27 +1,78 @@
-"""Unigram as sentencepiece runs it: only NORMAL and USER_DEFINED pieces are matched in text.
+"""Unigram as sentencepiece runs it on a ``.model`` file, arithmetic and tie rule included.
 
-Left out: Viterbi and sampling themselves (``tokcore.models.unigram``); reading ``.model`` files
-(``tokcore.loaders``).
+sentencepiece's Viterbi (``unigram_model.cc``, ``EncodeOptimized``) differs from HF's in ways that
+change the segmentation of real texts:
+
+- only NORMAL and USER_DEFINED pieces are matched in text (control, byte and unused pieces never);
+- scores are float32 and each path score is rounded to float32 after every addition, so two paths
+  equal in exact arithmetic (``"a" + "16a"`` against ``"16a" + "a"``) differ, and a long sentence's
+  running total swamps small differences late in it;
+- the Viterbi runs over the whole sentence: a word's best path depends on the score reached before
+  it, so words are not independent (``split_at_space`` cuts the sentence before each ``"▁"`` and
+  carries the running score across, which is exact when no piece holds ``"▁"`` past its start);
+- a user-defined piece scores ``length_in_bytes * max_score - 0.1`` (in double precision), so it
+  always wins; the unknown score is ``min_score - 10`` over NORMAL pieces only.
+
+A word whose decisions are all won by a margin wider than float32 rounding at the running score
+can take its cached exact segmentation; any other is recomputed in float32 at that score.
+
+Left out: ``nbest``, ``sample``, ``lattice`` and ``explain`` keep HF's double-precision lattice
+(``tokcore.models.unigram``), and HF ``tokenizer.json`` Unigram models keep HF's rules.
 """
 
 from __future__ import annotations
 
+import re
+import struct
+
 from ..core.components import register
-from .unigram import Unigram
+from .unigram import Unigram, backtrack
+
+SPACE_SYMBOL = "\u2581"
+_F32 = struct.Struct("<f")
+_FLT_MIN = 1.1754943508222875e-38  # sentencepiece starts max_score at FLT_MIN (the smallest normal float)
+_U = 2.0**-24  # float32's unit roundoff
+_WORD_CACHE = 50_000
+
+
+def f32(x: float) -> float:
+    """``x`` rounded to the nearest float32. ``f32(0.1) == 0.10000000149011612``."""
+    try:
+        return _F32.unpack(_F32.pack(x))[0]
+    except OverflowError:  # beyond float32's range: sentencepiece's float would hold an infinity
+        return float("inf") if x > 0 else float("-inf")
+
+
+# The sentence cut before each "▁" (a piece never holds "▁" past its start when split_at_space).
+_WORDS = re.compile(f"{SPACE_SYMBOL}[^{SPACE_SYMBOL}]*|[^{SPACE_SYMBOL}]+")
 
 
 @register("model")
 class SentencePieceUnigram(Unigram):
-    """HF's ``Unigram`` restricted as sentencepiece restricts it: only ``matchable`` pieces are found in text.
+    """HF's ``Unigram`` with sentencepiece's matching, float32 arithmetic and tie rule (module docstring).
 
     Control pieces (``<s>``), byte pieces and unused pieces keep their ids but never match, so a
     literal ``<s>`` in the input is tokenized as characters, as sentencepiece does.
     """
 
-    def __init__(self, vocab, *, unk_id=None, byte_fallback=False, matchable=None):
+    def __init__(self, vocab, *, unk_id=None, byte_fallback=False, matchable=None, user_defined=(),
+                 split_at_space=False):
         super().__init__(vocab, unk_id=unk_id, byte_fallback=byte_fallback)
         n = len(self.vocab)
         self.matchable = sorted(set(range(n) if matchable is None else matchable))
+        self.user_defined = sorted(set(user_defined))
+        self.split_at_space = bool(split_at_space)
+        ud = self._ud = frozenset(self.user_defined)
+        normal = [f32(self.vocab[i][1]) for i in self.matchable if i not in ud]
+        min_score = min(normal, default=self.min_score)
+        max_score = max([_FLT_MIN, *normal])
+        self.unk_score = f32(min_score - 10.0)
+        # Score per id as sentencepiece adds it: float32, or a double for user-defined pieces.
+        self._sp_scores = {i: f32(self.vocab[i][1]) for i in self.matchable}
+        for i in ud:
+            self._sp_scores[i] = f32(len(self.vocab[i][0].encode("utf-8")) * max_score) - 0.1
+        self._magnitude = max((abs(s) for s in self._sp_scores.values()), default=0.0) + abs(self.unk_score)
+        self._words: dict[str, tuple] = {}
 
     def _prefix_map(self) -> dict[str, int]:
         if self._prefixes is None:
@@ -35,10 +86,112 @@ class SentencePieceUnigram(Unigram):
             self._prefixes = pref
         return self._prefixes
 
+    # ------------------------------------------------------------------ sentencepiece's Viterbi
+    def _viterbi_segments(self, text: str) -> list[tuple[int, int, int]]:
+        if not self.split_at_space:
+            return self._word_f32(text, 0.0)[0]
+        segs: list[tuple[int, int, int]] = []
+        base = 0.0  # sentencepiece's float32 running score, exact up to the words in ``pending``
+        approx = 0.0  # the running score in double precision, enough to size the rounding
+        pending: list[list] = []
+        for m in _WORDS.finditer(text):
+            a = m.start()
+            word = m.group()
+            entry = self._words.get(word)
+            if entry is None:
+                entry = self._word_exact(word)
+                if len(self._words) < _WORD_CACHE:
+                    self._words[word] = entry
+            word_segs, margin, score = entry
+            # Every path score carries at most len(word) + 1 float32 roundings at this magnitude.
+            if margin > 4.0 * (len(word) + 1) * _U * (abs(approx) + (len(word) + 1) * self._magnitude):
+                pending.append(word_segs)
+                approx += score
+            else:
+                base = self._replay(base, pending)
+                pending.clear()
+                word_segs, base = self._word_f32(word, base)
+                approx = base
+            if a:
+                segs.extend([(s + a, e + a, i) for s, e, i in word_segs])
+            else:
+                segs.extend(word_segs)
+        return segs
+
+    def _replay(self, base: float, words: list[list]) -> float:
+        """The float32 running score after ``words``' segments, node by node as sentencepiece stores it."""
+        scores, unk = self._sp_scores, self.unk_score
+        for word_segs in words:
+            for _s, _e, id_ in word_segs:
+                base = f32(scores.get(id_, unk) + base)
+        return base
+
+    def _candidates(self, text: str, start: int, pref: dict[str, int]):
+        """(stop, id, score) of every candidate starting at ``start``, the unknown node included."""
+        scores = self._sp_scores
+        single = False
+        stop = start + 1
+        n = len(text)
+        while stop <= n:
+            id_ = pref.get(text[start:stop])
+            if id_ is None:
+                break
+            if id_ >= 0:
+                yield stop, id_, scores[id_]
+                single = single or stop == start + 1
+            stop += 1
+        if not single:
+            yield start + 1, self._unk_marker, self.unk_score
+
+    def _word_exact(self, text: str) -> tuple[list, float, float]:
+        """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie), the score."""
+        pref = self._prefix_map()
+        n = len(text)
+        best = [0.0] * (n + 1)
+        second = [float("-inf")] * (n + 1)
+        from_ = [-1] * (n + 1)
+        ids = [0] * (n + 1)
+        for start in range(n):
+            base = best[start]
+            for stop, id_, score in self._candidates(text, start, pref):
+                cand = score + base
+                if from_[stop] < 0:
+                    best[stop], from_[stop], ids[stop] = cand, start, id_
+                elif cand > best[stop]:
+                    second[stop] = best[stop]
+                    best[stop], from_[stop], ids[stop] = cand, start, id_
+                elif cand > second[stop]:
+                    second[stop] = cand
+        margin = min((best[p] - second[p] for p in range(1, n + 1)), default=float("inf"))
+        return backtrack(from_, ids, n), margin, best[n]
+
+    def _word_f32(self, text: str, base: float) -> tuple[list, float]:
+        """Segments as sentencepiece finds them from running score ``base``, and the score at the end."""
+        pref = self._prefix_map()
+        n = len(text)
+        best = [0.0] * (n + 1)
+        best[0] = base
+        from_ = [-1] * (n + 1)
+        ids = [0] * (n + 1)
+        ud = self._ud
+        for start in range(n):
+            here = best[start]
+            for stop, id_, score in self._candidates(text, start, pref):
+                # A normal piece's sum is a float32 sum; a user-defined one is compared in double.
+                cand = score + here
+                if id_ not in ud:
+                    cand = f32(cand)
+                if from_[stop] < 0 or cand > best[stop]:
+                    best[stop], from_[stop], ids[stop] = f32(cand), start, id_
+        return backtrack(from_, ids, n), best[n]
+
+    # ------------------------------------------------------------------ serialization
     def to_dict(self) -> dict:
         out = super().to_dict()
         out["type"] = "SentencePieceUnigram"
         out["matchable"] = list(self.matchable)
+        out["user_defined"] = list(self.user_defined)
+        out["split_at_space"] = self.split_at_space
         return out
 
     def to_hf_dict(self) -> dict:
@@ -49,8 +202,12 @@ class SentencePieceUnigram(Unigram):
     @classmethod
     def from_dict(cls, data, *, source="<dict>", where=""):
         vocab = [tuple(x) if isinstance(x, list) else x for x in data["vocab"]]
-        matchable = data.get("matchable")
-        if matchable is not None and not all(isinstance(i, int) and 0 <= i < len(vocab) for i in matchable):
-            raise ValueError("'matchable' must list piece ids of the vocabulary")
+        for key in ("matchable", "user_defined"):
+            value = data.get(key)
+            if value is not None and not (isinstance(value, list) and all(
+                    isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(vocab) for i in value)):
+                raise ValueError(f"'{key}' must list piece ids of the vocabulary")
         return cls(vocab, unk_id=data.get("unk_id"), byte_fallback=bool(data.get("byte_fallback", False)),
-                   matchable=matchable)
+                   matchable=data.get("matchable"), user_defined=data.get("user_defined") or (),
+                   split_at_space=bool(data.get("split_at_space", False)))
+

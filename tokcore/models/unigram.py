@@ -42,6 +42,18 @@ def byte_piece(b: int) -> str:
     return f"<0x{b:02X}>"
 
 
+def backtrack(from_: list[int], ids: list[int], n: int) -> list[tuple[int, int, int]]:
+    """``(start, stop, id)`` of the best path ending at ``n``. ``backtrack([-1, 0], [0, 7], 1) == [(0, 1, 7)]``."""
+    segs = []
+    stop = n
+    while stop > 0:
+        start = from_[stop]
+        segs.append((start, stop, ids[stop]))
+        stop = start
+    segs.reverse()
+    return segs
+
+
 @register("model")
 class Unigram(Model):
     """Viterbi segmentation under piece log-probabilities.
@@ -165,14 +177,7 @@ class Unigram(Model):
                 cand = unk_score + base
                 if from_[start + 1] < 0 or cand > best[start + 1]:
                     best[start + 1], from_[start + 1], ids[start + 1] = cand, start, unk_marker
-        segs = []
-        stop = n
-        while stop > 0:
-            start = from_[stop]
-            segs.append((start, stop, ids[stop]))
-            stop = start
-        segs.reverse()
-        return segs
+        return backtrack(from_, ids, n)
 
     def _emit(self, text: str, segs) -> list:
         """Model tokens of ``(start, stop, id)`` segments: unknowns fused, ids by text, bytes on fallback."""

@@ -11,7 +11,9 @@ Two matching disciplines:
   UTF-8 bytes that starts with a rule's source is replaced WHOLE by the shortest such rule (so
   ``"ﬁ"`` + U+0301 becomes ``"fi"``: HF's documented quirk, kept for parity); otherwise each
   character is looked up alone.
-- sentencepiece (``sentencepiece_semantics=True``): at each position the longest matching rule.
+- sentencepiece (``sentencepiece_semantics=True``): at each position the longest matching rule,
+  unless one of the model's user-defined symbols (``protected``) starts there: sentencepiece copies
+  the longest such symbol unchanged and goes on after it.
 
 Left out: sentencepiece's whitespace handling (dummy prefix, extra-space removal, ``▁``
 escaping), which tokenizer.json files express with other components.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
+from typing import Iterable
 
 import regex
 
@@ -99,7 +102,8 @@ class Precompiled(Normalizer):
     empty means no rules.
     """
 
-    def __init__(self, precompiled_charsmap: bytes | str | None, *, sentencepiece_semantics: bool = False):
+    def __init__(self, precompiled_charsmap: bytes | str | None, *, sentencepiece_semantics: bool = False,
+                 protected: Iterable[str] = ()):
         if precompiled_charsmap is None:
             precompiled_charsmap = b""
         if isinstance(precompiled_charsmap, str):
@@ -111,6 +115,10 @@ class Precompiled(Normalizer):
             raise ConfigurationError(f"precompiled_charsmap must be bytes or base64 text, got {type(precompiled_charsmap).__name__}")
         self.precompiled_charsmap = bytes(precompiled_charsmap)
         self.sentencepiece_semantics = bool(sentencepiece_semantics)
+        self.protected = sorted({p for p in protected if isinstance(p, str) and p}, key=lambda p: (-len(p), p))
+        self._protected_by_first: dict[str, list[str]] = {}
+        for sym in self.protected:  # longest first, as sentencepiece's prefix matcher
+            self._protected_by_first.setdefault(sym[0], []).append(sym)
         if self.precompiled_charsmap:
             self._units, self._strings = split_charsmap(self.precompiled_charsmap)
         else:
@@ -197,7 +205,7 @@ class Precompiled(Normalizer):
                     pieces.append((hits[0][1], i, i + 1))
 
     def _spm_pieces(self, text: str) -> list[tuple[str, int, int]]:
-        if self._ascii_rules:
+        if self._ascii_rules or self.protected:  # a protected symbol moves where the scan resumes
             return self._spm_pieces_reference(text)
         # Without an all-ASCII rule, a match holds a non-ASCII character within its first
         # _WINDOW characters: scan only the stretches that end with one (same pieces, as the scan
@@ -216,7 +224,13 @@ class Precompiled(Normalizer):
 
     def _spm_scan(self, text: str, i: int, n: int, pieces: list) -> int:
         """sentencepiece's longest-rule scan from position ``i`` while below ``n``; returns where it stopped."""
+        protected = self._protected_by_first
         while i < n:
+            if protected:
+                sym = next((p for p in protected.get(text[i], ()) if text.startswith(p, i)), None)
+                if sym is not None:
+                    i += len(sym)
+                    continue
             if text[i] < "\x80" and text[i] not in self._ascii_firsts:
                 i += 1
                 continue
@@ -258,6 +272,8 @@ class Precompiled(Normalizer):
         data = {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(self.precompiled_charsmap).decode("ascii")}
         if self.sentencepiece_semantics:
             data["sentencepiece_semantics"] = True
+        if self.protected:
+            data["protected"] = list(self.protected)
         return data
 
     def to_hf_dict(self) -> dict:
@@ -265,4 +281,8 @@ class Precompiled(Normalizer):
 
     @classmethod
     def from_dict(cls, data, *, source="<dict>", where=""):
-        return cls(data.get("precompiled_charsmap"), sentencepiece_semantics=data.get("sentencepiece_semantics", False))
+        protected = data.get("protected") or []
+        if not isinstance(protected, list) or not all(isinstance(p, str) for p in protected):
+            raise ConfigurationError("'protected' must be a list of strings (the model's user-defined symbols)")
+        return cls(data.get("precompiled_charsmap"), sentencepiece_semantics=data.get("sentencepiece_semantics", False),
+                   protected=protected)
