@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import inspector, inspector_html, samples, share, st_common, st_share
+from tokapp import inspector, inspector_html, share, st_common, st_share
 
 P = "oi"  # widget key prefix of this page
 DEFAULT_TEXT = "a🙂b, café and e\u0301 👩\u200d💻!"
@@ -26,12 +26,8 @@ st_share.seed(P, text_default=DEFAULT_TEXT, tokenizer_default=DEFAULT_TOKENIZER,
 
 with st.sidebar:
     picker_box = st.container()
+    st_common.tokenizer_sources(P)  # models by name and uploads, selected once added
     palette, show_ids = st_common.display_options()
-    with st.expander(f"Add a tokenizer file (up to {samples.MAX_UPLOAD_BYTES // 2**20} MiB)"):
-        uploaded = st_common.upload_widget(P)
-    if uploaded and st.session_state.get(f"{P}_last_upload") != uploaded:
-        st.session_state[f"{P}_last_upload"] = uploaded
-        st.session_state[f"{P}_tok"] = uploaded
     with picker_box:
         spec = st_share.tokenizer_select(P, st_common.available_specs())
 

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import compare, samples, share, st_common, st_share
+from tokapp import compare, share, st_common, st_share
 
 P = "cmp"  # widget key prefix of this page
 DEFAULT_TEXT = "Tokenizers disagree: unbelievably, naïve café-goers don't tokenize 🙂 the same way."
@@ -27,14 +27,8 @@ st_share.seed(P, text_default=DEFAULT_TEXT, tokenizer_default=defaults, known_to
                       multiple=True, schema=SCHEMA)
 
 with st.sidebar:
+    st_common.tokenizer_sources(P, multiple=True)  # models by name and uploads, added to the choice
     palette, show_ids = st_common.display_options()
-    with st.expander(f"Add a tokenizer file (up to {samples.MAX_UPLOAD_BYTES // 2**20} MiB)"):
-        uploaded = st_common.upload_widget(P)
-    if uploaded and st.session_state.get(f"{P}_last_upload") != uploaded:
-        st.session_state[f"{P}_last_upload"] = uploaded
-        chosen_now = list(st.session_state.get(f"{P}_toks", []))
-        if uploaded not in chosen_now and len(chosen_now) < share.MAX_TOKENIZERS:
-            st.session_state[f"{P}_toks"] = chosen_now + [uploaded]
     specs = st_common.available_specs()
 
 chosen = st_share.tokenizer_multiselect(P, specs)

@@ -5,6 +5,7 @@ tiktoken keeps each downloaded rank file in one folder: ``TIKTOKEN_CACHE_DIR``, 
 ``TIKTOKEN_CACHE_DIR`` turns the cache off), under the name ``sha1(url)``, and checks its
 sha256 against a known value. This module follows the same rules, so a file tiktoken fetched
 is found here and the other way round; the file is then read by tokcore's ``.tiktoken`` loader.
+A download (only with ``download=True``) goes through ``huggingface_hub``'s HTTP client.
 ``gpt2`` is read from ``r50k_base.tiktoken``: the same ranks and special token as tiktoken's
 ``gpt2`` (which tiktoken builds from GPT-2's ``vocab.bpe`` and ``encoder.json`` instead).
 
@@ -57,12 +58,17 @@ def _offline() -> bool:
 
 
 def _fetch(url: str, name: str) -> bytes:
-    import urllib.request
-
+    """The file at ``url``, through ``huggingface_hub``'s HTTP client (its proxy and certificate settings)."""
     try:
-        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT) as response:  # noqa: S310 (a fixed https URL)
-            return response.read()
-    except OSError as exc:
+        from huggingface_hub.utils import get_session
+
+        response = get_session().get(url, timeout=DOWNLOAD_TIMEOUT, follow_redirects=True)
+        response.raise_for_status()
+        return response.content
+    except ImportError:
+        raise TokenizerFileError(f"tiktoken:{name}", "downloading needs the huggingface_hub package",
+                                 fix="pip install huggingface_hub, or put the file in TIKTOKEN_CACHE_DIR.") from None
+    except Exception as exc:  # the client's connection, timeout and HTTP status errors
         raise TokenizerFileError(f"tiktoken:{name}", f"could not be downloaded ({type(exc).__name__}: {str(exc)[:160]})",
                                  fix="Check the connection, or put the file in TIKTOKEN_CACHE_DIR.") from None
 
