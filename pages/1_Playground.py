@@ -18,8 +18,6 @@ st.caption("Type text, pick a tokenizer, and see each token over the text with i
 with st.sidebar:
     spec = st_common.tokenizer_picker(P)
     palette, show_ids = st_common.display_options()
-    with st.expander("Add a tokenizer file"):
-        st_common.upload_widget(P)
 
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)

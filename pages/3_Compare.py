@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import compare, samples, share, st_common, st_share
+from tokapp import compare, share, st_common, st_share, windows
 
 P = "cmp"  # widget key prefix of this page
 DEFAULT_TEXT = "Tokenizers disagree: unbelievably, naïve café-goers don't tokenize 🙂 the same way."
@@ -11,6 +11,7 @@ DEFAULT_TOKENIZERS = ("file:english_bytelevel_bpe.json", "file:english_wordpiece
 
 st_common.page_setup()
 st.html(compare.style_block())
+st.html(windows.style_block())
 st.title("Compare")
 st.caption("The same text through two to four tokenizers. Spans are compared in the raw input (original_offsets), "
            "the one coordinate system all tokenizers share.")
@@ -27,18 +28,15 @@ st_share.seed(P, text_default=DEFAULT_TEXT, tokenizer_default=defaults, known_to
                       multiple=True, schema=SCHEMA)
 
 with st.sidebar:
+    st_common.tokenizer_sources(P, multiple=True)  # models by name and uploads, added to the choice
     palette, show_ids = st_common.display_options()
-    with st.expander(f"Add a tokenizer file (up to {samples.MAX_UPLOAD_BYTES // 2**20} MiB)"):
-        uploaded = st_common.upload_widget(P)
-    if uploaded and st.session_state.get(f"{P}_last_upload") != uploaded:
-        st.session_state[f"{P}_last_upload"] = uploaded
-        chosen_now = list(st.session_state.get(f"{P}_toks", []))
-        if uploaded not in chosen_now and len(chosen_now) < share.MAX_TOKENIZERS:
-            st.session_state[f"{P}_toks"] = chosen_now + [uploaded]
     specs = st_common.available_specs()
 
 chosen = st_share.tokenizer_multiselect(P, specs)
-text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90, max_chars=20_000)
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90, max_chars=windows.MAX_TEXT_CHARS)
+st.caption(f"Up to {windows.MAX_TEXT_CHARS:,} characters. Long texts are drawn {windows.WINDOW_CHARS:,} characters at "
+           "a time, the same stretch for every tokenizer; figures cover the whole text; the map download is built "
+           "when you click it.")
 ring = st.toggle("Ring the boundaries the others do not share", key=f"{P}_ring", persist_state="session",
                  help="A ring sits where one tokenizer cuts the text and none of the others does.")
 
@@ -57,36 +55,53 @@ if len(chosen) < 2:
     st.stop()
 
 views, tokenizers = [], []
-progress = st.progress(0.0, text="Encoding…")
 try:
-    for i, spec in enumerate(chosen):
-        progress.progress(i / len(chosen), text=f"Encoding with {spec.label}…")
-        tokenizers.append(st_common.load_tokenizer(spec))
-        views.append(st_common.token_view(spec, text))
+    with st_common.long_work(len(text), f"Encoding {len(text):,} characters with {len(chosen)} tokenizers…") as status:
+        for spec in chosen:
+            if status is not None:
+                status.update(label=f"Encoding {len(text):,} characters with {spec.label}…")
+            tokenizers.append(st_common.load_tokenizer(spec))
+            views.append(st_common.token_view(spec, text))
 except Exception as exc:  # the engine's message as st.error, never a traceback
-    progress.empty()
     st_common.show_error(exc)
     st.stop()
-progress.empty()
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def boundaries_unshared(cache_keys: str, text: str, _views) -> list[set[int]]:
+    """Each tokenizer's boundaries no other one has, cached by the tokenizers' keys and the text."""
+    return compare.unshared_points(_views)
+
 
 rows = compare.figure_rows([(s.label, v, t.unk_token) for s, v, t in zip(chosen, views, tokenizers)])
 st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
-unshared = compare.unshared_points(views)
+unshared = boundaries_unshared("|".join(s.cache_key for s in chosen), text, views)
+n_windows = windows.window_count(len(text), windows.WINDOW_CHARS)
+number = 1
+if n_windows > 1:
+    number = st.number_input(f"Window ({windows.WINDOW_CHARS:,} characters each, 1 to {n_windows})", 1, n_windows,
+                             key=f"{P}_window", help="Every tokenizer draws the tokens over the same stretch of text.")
+c0, c1 = windows.char_window(len(text), int(number) - 1, windows.WINDOW_CHARS)
+st.html(windows.minimap_html(len(text), c0, c1, unit="characters"))
+b0 = len(text[:c0].encode("utf-8", "surrogatepass")) + 1
+b1 = b0 + len(text[c0:c1].encode("utf-8", "surrogatepass"))
+spans = [windows.tokens_in_bytes(compare.original_offsets(v), b0, b1, whole=n_windows == 1) for v in views]
 columns = st.columns(len(chosen))
-for col, spec, view, row, mine in zip(columns, chosen, views, rows, unshared):
+for col, spec, view, row, mine, (lo, hi) in zip(columns, chosen, views, rows, unshared, spans):
     with col:
         st.markdown(f"**{spec.label}**")
         a, b = st.columns(2)
         a.metric("Tokens", row["tokens"])
         b.metric("Chars / token", f"{row['chars / token']:.2f}")
-        st.html(compare.ringed_html(view, mine, ring=ring, palette=palette, show_ids=show_ids))
+        st.html(compare.ringed_html(view, mine, ring=ring, palette=palette, show_ids=show_ids, start=lo,
+                                    max_tokens=hi - lo))
         if ring:
             st.caption(f"{len(mine)} boundar{'y' if len(mine) == 1 else 'ies'} no other tokenizer shares.")
 
 st.subheader("Token-to-token alignment")
-st.caption("For each token of A, the range of B's tokens it overlaps in the raw input (A's token i covers B's "
-           "tokens j–k). Tokens with no span map to nothing.")
+st.caption("For each token of A in the window above, the range of B's tokens it overlaps in the raw input (A's "
+           "token i covers B's tokens j–k). Tokens with no span map to nothing.")
 by_key = {s.key: s for s in chosen}
 chosen_keys = list(by_key)
 for name, fallback in (("a", chosen_keys[0]), ("b", chosen_keys[1])):
@@ -95,12 +110,15 @@ for name, fallback in (("a", chosen_keys[0]), ("b", chosen_keys[1])):
 ca, cb = st.columns(2)
 key_a = ca.selectbox("A", chosen_keys, key=f"{P}_a", persist_state="session", format_func=lambda k: by_key[k].label)
 key_b = cb.selectbox("B", chosen_keys, key=f"{P}_b", persist_state="session", format_func=lambda k: by_key[k].label)
-view_a, view_b = views[chosen_keys.index(key_a)], views[chosen_keys.index(key_b)]
-align = compare.alignment_rows(view_a, view_b)
+index_a = chosen_keys.index(key_a)
+view_a, view_b = views[index_a], views[chosen_keys.index(key_b)]
+align = compare.alignment_rows(view_a, view_b, window=spans[index_a])
 st.dataframe(pd.DataFrame(compare.alignment_display(align)), hide_index=True, width="stretch", height=260)
-st.download_button("Download the map as JSON", compare.alignment_json(by_key[key_a].label, by_key[key_b].label, text, align),
+label_a, label_b = by_key[key_a].label, by_key[key_b].label
+st.download_button("Download the map as JSON",
+                   lambda: compare.alignment_json(label_a, label_b, text, compare.alignment_rows(view_a, view_b)),
                    file_name="alignment.json", mime="application/json", key=f"{P}_dl_map",
-                   icon=":material/download:")
+                   icon=":material/download:", help="A's every token, over the whole text; built when you click.")
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

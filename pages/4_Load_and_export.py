@@ -47,6 +47,8 @@ with st.container(border=True):
         except Exception as exc:  # the engine's message as st.error, never a traceback
             st_common.show_error(exc)
 
+if added := st_common.model_box(P):  # a model by name, selected once fetched
+    st_common.select_tokenizer(P, added)
 spec = st_share.tokenizer_select(P, st_common.available_specs())
 try:
     tokenizer = st_common.load_tokenizer(spec)

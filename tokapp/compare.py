@@ -17,7 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from tokcore.analysis.alignment import align_tokens, figures, unshared_boundaries
+from tokcore.analysis.alignment import align_tokens, boundary_points, figures
 
 from . import colors
 from .span_walk import walk
@@ -63,8 +63,8 @@ def figure_rows(items: Sequence[tuple[str, TokenView, str | None]]) -> list[dict
 
 def unshared_points(views: Sequence[TokenView]) -> list[set[int]]:
     """For each view, the boundaries (1-based byte indices of the raw input) no other view has."""
-    offsets = [original_offsets(v) for v in views]
-    return [unshared_boundaries(mine, offsets[:i] + offsets[i + 1:]) for i, mine in enumerate(offsets)]
+    points = [boundary_points(original_offsets(v)) for v in views]
+    return [mine.difference(*(p for j, p in enumerate(points) if j != i)) for i, mine in enumerate(points)]
 
 
 def _text_html(text: str) -> str:
@@ -83,14 +83,20 @@ def _ring(idx: int) -> str:
 
 
 def ringed_html(view: TokenView, unshared: set[int], *, ring: bool = True, palette: str = colors.DEFAULT_PALETTE,
-                show_ids: bool = True, max_tokens: int = 1500) -> str:
-    """Token chips over the raw input; with ``ring``, a ring marks each boundary the others do not share."""
+                show_ids: bool = True, max_tokens: int = 1500, start: int = 0) -> str:
+    """Token chips over the raw input; with ``ring``, a ring marks each boundary the others do not share.
+
+    ``start`` and ``max_tokens`` choose the window of tokens drawn.
+    """
     data = view.raw_text.encode("utf-8", "surrogatepass")
     out: list[str] = []
     rings = 0
-    for event in walk(view.rows, original_offsets(view), data, unshared if ring else set(), max_tokens=max_tokens):
+    for event in walk(view.rows, original_offsets(view), data, unshared if ring else set(), max_tokens=max_tokens,
+                      start=start):
         what = event[0]
-        if what == "gap":
+        if what == "before":
+            out.append(f'<span class="tk-more">{event[1]} tokens before …</span>')
+        elif what == "gap":
             out.append(f'<span class="tk-gap" title="covered by no token">{_piece(event[1])}</span>')
         elif what == "mark":
             rings += 1
@@ -115,14 +121,16 @@ def ringed_html(view: TokenView, unshared: set[int], *, ring: bool = True, palet
     return f'<div class="tk-strip cmp-strip" data-rings="{rings}">{"".join(out)}</div>'
 
 
-def alignment_rows(view_a: TokenView, view_b: TokenView) -> list[dict]:
+def alignment_rows(view_a: TokenView, view_b: TokenView, window: tuple[int, int] | None = None) -> list[dict]:
     """A's token i covers B's tokens j..k (by overlap in the raw input); ``None`` when it covers none.
 
+    ``window`` keeps A's tokens ``[lo, hi)`` only. Linear time (``tokcore.analysis.alignment.SpanIndex``).
     ``alignment_rows(a, a)[i]["b_first"] == i`` for every token of ``a`` with a non-empty span.
     """
-    ranges = align_tokens(original_offsets(view_a), original_offsets(view_b))
+    lo, hi = window if window is not None else (0, len(view_a.rows))
+    ranges = align_tokens(original_offsets(view_a)[lo:hi], original_offsets(view_b))
     out = []
-    for row, rng in zip(view_a.rows, ranges):
+    for row, rng in zip(view_a.rows[lo:hi], ranges):
         out.append(
             {
                 "a_index": row.index,

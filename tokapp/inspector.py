@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import unicodedata
+from bisect import bisect_left, bisect_right
 from dataclasses import asdict, dataclass
 
 import regex
@@ -23,7 +24,7 @@ import regex
 import tokcore
 from tokcore.analysis.alignment import align_words
 from tokcore.analysis.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME, BoundaryIssue, token_safety, unsafe_boundaries
-from tokcore.core.offsets import byte_span_to_char_span, first_contract_violation
+from tokcore.core.offsets import char_to_byte_table, first_contract_violation
 
 from .tokens import TokenView, row_kind
 from .visible import hex_bytes, visible
@@ -56,9 +57,49 @@ def text_and_offsets(view: TokenView, coords: str = "view") -> tuple[str, list[t
     return view.raw_text, [r.original for r in view.rows]
 
 
-def _char_span(text: str, span: tuple[int, int]) -> list[int] | None:
-    got = byte_span_to_char_span(text, span)
-    return None if got is None else [got[0], got[1]]
+class TextIndex:
+    """One text's character and grapheme positions in UTF-8 bytes, built once, then looked up by bisection.
+
+    ``TextIndex("a🙂").char_span((3, 4)) == [1, 2]`` (a cut emoji widens to the whole emoji).
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.table = char_to_byte_table(text)  # 0-based byte offset of every character boundary
+        self.n_bytes = self.table[-1] if self.table else 0
+        self._graphemes: tuple[list[int], list[str]] | None = None
+
+    def char_span(self, span) -> list[int] | None:
+        """A contract span as 0-based characters (widened to whole ones); ``None`` for the sentinel."""
+        if tuple(span) == (0, 0):
+            return None
+        start, stop = span[0] - 1, span[1] - 1
+        n = len(self.text)
+        cs = bisect_right(self.table, max(start, 0)) - 1
+        ce = bisect_left(self.table, max(stop, 0)) if stop > start else cs
+        return [max(0, min(cs, n)), max(0, min(ce, n))]
+
+    def char_at(self, idx: int) -> int | None:
+        """The character holding 1-based byte ``idx``, or ``None`` past the end."""
+        if not 1 <= idx <= self.n_bytes:
+            return None
+        return bisect_right(self.table, idx - 1) - 1
+
+    def grapheme_at(self, idx: int) -> str:
+        """The grapheme cluster 1-based byte ``idx`` falls strictly inside ("" when on a cluster start)."""
+        if self._graphemes is None:
+            starts, clusters, pos = [], [], 1
+            for m in _GRAPHEME.finditer(self.text):
+                starts.append(pos)
+                clusters.append(m.group())
+                pos += len(m.group().encode("utf-8", "surrogatepass"))
+            self._graphemes = (starts, clusters)
+        starts, clusters = self._graphemes
+        k = bisect_right(starts, idx) - 1
+        if k < 0:
+            return ""
+        cluster = clusters[k]
+        return cluster if starts[k] < idx < starts[k] + len(cluster.encode("utf-8", "surrogatepass")) else ""
 
 
 def inspect_rows(view: TokenView) -> list[dict]:
@@ -67,6 +108,8 @@ def inspect_rows(view: TokenView) -> list[dict]:
     originals = [r.original for r in view.rows]
     safety = token_safety(view.view_text, offsets)
     raw_safety = token_safety(view.raw_text, originals)
+    in_view = TextIndex(view.view_text)
+    in_raw = in_view if view.raw_text == view.view_text else TextIndex(view.raw_text)
     out = []
     for r, s, rs in zip(view.rows, safety, raw_safety):
         out.append(
@@ -77,9 +120,9 @@ def inspect_rows(view: TokenView) -> list[dict]:
                 "special": r.special,
                 "kind": row_kind(r),
                 "offset": list(r.offset),
-                "char_span": _char_span(view.view_text, r.offset),
+                "char_span": in_view.char_span(r.offset),
                 "original": list(r.original),
-                "original_char_span": _char_span(view.raw_text, r.original),
+                "original_char_span": in_raw.char_span(r.original),
                 "has_span": tokcore.has_span(r.offset),
                 "has_nonempty_span": tokcore.has_nonempty_span(r.offset),
                 "safety": s,
@@ -128,40 +171,30 @@ def display_records(rows: list[dict], coords: str = "view") -> list[dict]:
 
 
 # ------------------------------------------------------------------ unsafe boundaries
-def describe_byte(text: str, idx: int) -> str:
+def describe_byte(text: str, idx: int, index: TextIndex | None = None) -> str:
     """Where 1-based byte ``idx`` falls. ``describe_byte("a🙂", 3)`` says byte 2 of 4 of '🙂' (U+1F642)."""
-    pos = 1
-    for ch in text:
-        width = len(ch.encode("utf-8", "surrogatepass"))
-        if pos <= idx < pos + width:
-            name = unicodedata.name(ch, "") if len(ch) == 1 else ""
-            what = f"{visible(ch)!r} U+{ord(ch):04X}" + (f" {name}" if name else "")
-            if idx == pos:
-                return f"byte {idx} starts {what}"
-            return f"byte {idx} is byte {idx - pos + 1} of {width} of {what} ({hex_bytes(ch.encode('utf-8', 'surrogatepass'))})"
-        pos += width
-    return f"byte {idx} is the end of the text"
-
-
-def _grapheme_at(text: str, idx: int) -> str:
-    """The grapheme cluster a 1-based byte index falls inside (for amber explanations)."""
-    pos = 1
-    for m in _GRAPHEME.finditer(text):
-        width = len(m.group().encode("utf-8", "surrogatepass"))
-        if pos < idx < pos + width:
-            return m.group()
-        pos += width
-    return ""
+    index = index or TextIndex(text)
+    k = index.char_at(idx)
+    if k is None:
+        return f"byte {idx} is the end of the text"
+    ch, pos = text[k], index.table[k] + 1
+    raw = ch.encode("utf-8", "surrogatepass")
+    name = unicodedata.name(ch, "")
+    what = f"{visible(ch)!r} U+{ord(ch):04X}" + (f" {name}" if name else "")
+    if idx == pos:
+        return f"byte {idx} starts {what}"
+    return f"byte {idx} is byte {idx - pos + 1} of {len(raw)} of {what} ({hex_bytes(raw)})"
 
 
 def issue_records(text: str, offsets, tokens) -> list[dict]:
     """Every unsafe span end, explained. Kind ``inside_char`` is red, ``inside_grapheme`` amber."""
     out = []
+    index = TextIndex(text)
     for issue in unsafe_boundaries(text, offsets):
         if issue.kind == INSIDE_CHAR:
-            where = describe_byte(text, issue.index)
+            where = describe_byte(text, issue.index, index)
         else:
-            cluster = _grapheme_at(text, issue.index)
+            cluster = index.grapheme_at(issue.index)
             parts = " + ".join(f"U+{ord(c):04X}" for c in cluster)
             where = f"byte {issue.index} splits the grapheme cluster {visible(cluster)!r} ({parts})"
         out.append(
@@ -265,17 +298,45 @@ def verdicts(text: str, offsets, tokens=()) -> list[Verdict]:
     return out
 
 
+# ------------------------------------------------------------------ one pass for the page
+def summary(view: TokenView, coords: str = "view") -> dict:
+    """What the page shows about the whole text: unsafe boundaries, the three verdicts, counts. Linear time.
+
+    ``summary(build_view(tokcore.CharTokenizer(), "ab"))["tokens"] == 2``
+    """
+    text, offsets = text_and_offsets(view, coords)
+    tokens = view.tokens
+    return {
+        "tokens": len(offsets),
+        "sentinels": sum(1 for o in offsets if not tokcore.has_span(o)),
+        "issues": issue_records(text, offsets, tokens),
+        "verdicts": verdicts(text, offsets, tokens),
+    }
+
+
+def window_bytes(offsets, lo: int, hi: int, n_bytes: int) -> tuple[int, int]:
+    """The bytes ``[first, stop)`` that tokens ``lo..hi-1`` cover (the whole text when they cover none).
+
+    ``window_bytes([(1, 3), (0, 0), (3, 6)], 1, 3, 5) == (3, 6)``
+    """
+    spans = [o for o in offsets[lo:hi] if tokcore.has_nonempty_span(o)]
+    if not spans:
+        return 1, n_bytes + 1
+    return min(o[0] for o in spans), max(o[1] for o in spans)
+
+
 # ------------------------------------------------------------------ word alignment
-def word_rows(text: str, offsets, tokens) -> list[dict]:
+def word_rows(text: str, offsets, tokens, *, within: tuple[int, int] | None = None) -> list[dict]:
     """Words (whitespace-separated) and the tokens covering them; only spans with ``has_nonempty_span`` count.
 
+    ``within`` (1-based bytes, half-open) keeps the words overlapping it (a page's window).
     ``word_rows("ab c", [(0, 0), (1, 2), (2, 3), (4, 5)], ["[CLS]", "a", "b", "c"])[0]["tokens"] == [1, 2]``
     """
     out = []
-    for n, w in enumerate(align_words(text, offsets)):
+    for w in align_words(text, offsets, within=within):
         out.append(
             {
-                "word": n,
+                "word": w.number,
                 "text": visible(w.word),
                 "span": list(w.span),
                 "tokens": list(w.tokens),

@@ -17,13 +17,14 @@ Left out: the data itself (``tokapp.inspector``) and the chip strips shared with
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from html import escape
 
 import regex
 
 import tokcore
-from tokcore.analysis.alignment import boundary_points
 from tokcore.analysis.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME
+from tokcore.core.offsets import char_to_byte_table
 
 from . import colors
 from .inspector import SAFETY_LABELS, Verdict, text_and_offsets
@@ -117,10 +118,12 @@ def _chip(classes: str, inner: str, meta: str, title: str, style: str = "") -> s
 
 
 def lanes_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
-               palette: str = colors.DEFAULT_PALETTE, show_ids: bool = True, max_tokens: int = 1500) -> str:
+               palette: str = colors.DEFAULT_PALETTE, show_ids: bool = True, max_tokens: int = 1500,
+               start: int = 0) -> str:
     """Tokens on two lanes (text spans above, sentinels below) with unsafe boundaries marked.
 
-    ``points`` maps 1-based byte indices to ``inside_char``/``inside_grapheme`` (``inspector.issue_points``).
+    ``points`` maps 1-based byte indices to ``inside_char``/``inside_grapheme`` (``inspector.issue_points``);
+    ``start`` and ``max_tokens`` choose the window of tokens drawn.
     """
     text, offsets = text_and_offsets(view, coords)
     data = text.encode("utf-8", "surrogatepass")
@@ -134,9 +137,11 @@ def lanes_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
         return _chip(classes, inner, meta, title, style)
 
     cols: list[str] = []
-    for event in walk(view.rows, offsets, data, points, max_tokens=max_tokens):
+    for event in walk(view.rows, offsets, data, points, max_tokens=max_tokens, start=start):
         what = event[0]
-        if what == "sentinel":
+        if what == "before":
+            cols.append(f'<span class="oi-gap">{event[1]} tokens before …</span>')
+        elif what == "sentinel":
             row = event[1]
             cols.append(col(bottom=chip(row, (0, 0), "oi-inserted", _text_html(row.token)), extra=' data-lane="sentinel"'))
         elif what == "gap":
@@ -167,41 +172,51 @@ def lanes_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
     return f'<div class="oi-lanes{lane}" data-coords="{coords}">{"".join(cols)}</div>'
 
 
-def _owners(offsets, n: int) -> list[int | None]:
-    """For each byte (0-based), the first token whose non-empty span covers it."""
-    owner: list[int | None] = [None] * n
-    for i, o in enumerate(offsets):
-        if tokcore.has_nonempty_span(o):
-            for b in range(max(o[0], 1) - 1, min(o[1] - 1, n)):
-                if owner[b] is None:
-                    owner[b] = i
-    return owner
+def _grid_tokens(view: TokenView, offsets, first: int, stop: int, palette: str):
+    """For bytes ``[first, stop)`` only: byte -> first covering token, boundaries, token starts, token colours.
+
+    Colours count every ordinary token before the window, so they match the lanes above.
+    """
+    owner: dict[int, int] = {}
+    bounds: set[int] = set()
+    starts: dict[int, int] = {}
+    colour_of: dict[int, str] = {}
+    k = 0
+    for i, (r, o) in enumerate(zip(view.rows, offsets)):
+        if not tokcore.has_nonempty_span(o):
+            continue
+        s0, s1 = o
+        if s1 >= first and s0 <= stop:
+            colour_of[i] = colors.SPECIAL_BG if r.special else colors.token_color(k, palette)
+            for b in range(max(s0, first), min(s1, stop)):
+                owner.setdefault(b, i)
+            bounds.update((s0, s1))
+            starts.setdefault(s0, i)
+        if not r.special:
+            k += 1
+    return owner, bounds, starts, colour_of
 
 
 def byte_grid_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
-                   palette: str = colors.DEFAULT_PALETTE, max_bytes: int = 1500) -> str:
-    """Every byte under its character, coloured by token, with token boundaries as bars."""
+                   palette: str = colors.DEFAULT_PALETTE, max_bytes: int = 1500, start_byte: int = 1) -> str:
+    """Every byte under its character, coloured by token, with token boundaries as bars.
+
+    ``start_byte`` (1-based) and ``max_bytes`` choose the window drawn (from the character holding ``start_byte``).
+    """
     text, offsets = text_and_offsets(view, coords)
     data = text.encode("utf-8", "surrogatepass")
-    owner = _owners(offsets, len(data))
-    bounds = boundary_points(offsets)
-    starts = {}
-    for i, o in enumerate(offsets):
-        if tokcore.has_nonempty_span(o):
-            starts.setdefault(o[0], i)
-    colour_of: dict[int, str] = {}
-    k = 0
-    for r, o in zip(view.rows, offsets):
-        if tokcore.has_nonempty_span(o):
-            if r.special:
-                colour_of[r.index] = colors.SPECIAL_BG
-            else:
-                colour_of[r.index] = colors.token_color(k, palette)
-                k += 1
     parts: list[str] = []
-    pos = 1  # 1-based byte index of the next byte
-    for m in _GRAPHEME.finditer(text):
-        if pos > max_bytes:
+    first_char, pos = 0, 1  # the first character drawn; 1-based byte index of the next byte
+    if start_byte > 1:
+        table = char_to_byte_table(text)
+        first_char = max(0, bisect_right(table, start_byte - 1) - 1)
+        pos = table[first_char] + 1
+        if first_char:
+            parts.append(f'<span class="oi-gap">{pos - 1:,} bytes before …</span>')
+    end = pos + max_bytes
+    owner, bounds, starts, colour_of = _grid_tokens(view, offsets, pos, end + 64, palette)  # 64: a cluster's tail
+    for m in _GRAPHEME.finditer(text, first_char):
+        if pos >= end:
             break
         chars = []
         for ch in m.group():
@@ -215,7 +230,7 @@ def byte_grid_html(view: TokenView, points: dict[int, str], *, coords: str = "vi
                 if pos in bounds or pos in points:
                     kind = points.get(pos)
                     cls += " oi-bnd-red" if kind == INSIDE_CHAR else " oi-bnd-amber" if kind == INSIDE_GRAPHEME else " oi-bnd"
-                t = owner[pos - 1]
+                t = owner.get(pos)
                 if t is None:
                     cls += " oi-nocover"
                     style = ""

@@ -169,13 +169,43 @@ def upload_key(data: bytes) -> str:
     return "upload:" + hashlib.sha256(data).hexdigest()[:16]
 
 
-def load_uploaded(name: str, data: bytes) -> SessionTokenizer:
-    """Read an uploaded tokenizer file with ``tokcore.load``; errors are the engine's ``ValueError``s."""
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise ValueError(f"{name}: {len(data) / 1e6:.1f} MB is over the {MAX_UPLOAD_BYTES // 2**20} MiB upload limit")
-    safe = Path(name).name or "upload"
+class UploadError(ValueError):
+    """An uploaded file could not be read; the message names the file as uploaded."""
+
+
+def read_uploads(files: list[tuple[str, bytes]], *, shown: str):
+    """``tokcore.load`` on the uploaded files, written under their base names to a fresh temporary folder.
+
+    One file is read as a file, several as a folder (so a ``vocab.json`` meets its ``merges.txt``).
+    Errors become ``UploadError`` with every temporary path replaced by the names as uploaded (``shown``).
+    """
     with tempfile.TemporaryDirectory(prefix="tokapp-") as tmp:
-        path = Path(tmp) / safe
-        path.write_bytes(data)
-        tokenizer = tokcore.load(path)
-    return SessionTokenizer(upload_key(data), f"Uploaded: {safe}", tokenizer, origin="upload", description=safe)
+        folder = Path(tmp)
+        for name, data in files:
+            (folder / name).write_bytes(data)
+        target = folder / files[0][0] if len(files) == 1 else folder
+        try:
+            return tokcore.load(target)
+        except (ValueError, TypeError, RecursionError, MemoryError) as exc:
+            message = str(exc) or type(exc).__name__
+            for place in {str(folder), str(folder.resolve())}:
+                for name, _ in files:
+                    message = message.replace(f"{place}/{name}", name)
+                message = message.replace(place, shown)
+            raise UploadError(message) from None
+
+
+def upload_label(names: str, tokenizer, key: str) -> str:
+    """``Uploaded: <names> · <model kind> · <short hash>``, so two uploads of one name can be told apart."""
+    kind = type(getattr(tokenizer, "model", tokenizer)).__name__
+    return f"Uploaded: {names} · {kind} · {key.removeprefix('upload:')[:6]}"
+
+
+def load_uploaded(name: str, data: bytes) -> SessionTokenizer:
+    """Read an uploaded tokenizer file with ``tokcore.load``; errors are ``ValueError``s naming ``name``."""
+    safe = Path(name).name or "upload"
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise UploadError(f"{safe}: {len(data) / 1e6:.1f} MB is over the {MAX_UPLOAD_BYTES // 2**20} MiB upload limit")
+    tokenizer = read_uploads([(safe, data)], shown=safe)
+    key = upload_key(data)
+    return SessionTokenizer(key, upload_label(safe, tokenizer, key), tokenizer, origin="upload", description=safe)

@@ -10,18 +10,23 @@ Left out: page layout (each page file) and anything pure (``tokapp.html``, ``tok
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import operator
 import uuid
 
 import streamlit as st
 
-from . import colors, html, samples, tokens
+from . import colors, html, models, samples, share, tokens
 
 SESSION_TOKENIZERS = "tokapp_session_tokenizers"  # key -> samples.SessionTokenizer
+MODELS = "tokapp_models"  # names (hf:... / tiktoken:...) fetched in this session, in order
 PALETTE = "tokapp_palette"
 SHOW_IDS = "tokapp_show_ids"
 
 STATE_DEFAULTS = {
     SESSION_TOKENIZERS: dict,
+    MODELS: list,
     PALETTE: lambda: colors.DEFAULT_PALETTE,
     SHOW_IDS: lambda: True,
 }
@@ -49,8 +54,10 @@ def session_entries() -> list[samples.SessionTokenizer]:
 
 
 def available_specs() -> list[samples.SampleSpec]:
-    """Built-ins, sample files, then tokenizers trained or uploaded in this session."""
-    return samples.all_specs(session_entries())
+    """Built-ins, sample files, models loaded by name, then tokenizers trained or uploaded in this session."""
+    entries = session_entries()
+    fixed = samples.builtin_specs() + samples.file_specs()
+    return fixed + [models.model_spec(n) for n in st.session_state[MODELS]] + samples.session_specs(entries)
 
 
 def add_session_tokenizer(label: str, tokenizer, *, origin: str = "session", description: str = "",
@@ -72,22 +79,44 @@ def _cached_tokenizer(cache_key: str, _spec: samples.SampleSpec):
 
 def load_tokenizer(spec: samples.SampleSpec):
     """The tokenizer behind ``spec``; built-ins and files are loaded once per server."""
-    if spec.kind in ("session", "upload"):
+    if spec.kind in ("session", "upload"):  # kept in this session's state, never shared
         return spec.load()
     return _cached_tokenizer(spec.cache_key, spec)
 
 
-@st.cache_data(show_spinner=False, max_entries=512)
+ROW_FIELDS = tuple(f.name for f in dataclasses.fields(tokens.TokenRow))
+_row_values = operator.attrgetter(*ROW_FIELDS)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
 def _cached_view(cache_key: str, text: str, split_special: bool, add_special_tokens: bool,
-                 _spec: samples.SampleSpec) -> tokens.TokenView:
-    return tokens.build_view(load_tokenizer(_spec), text, split_special=split_special,
+                 _spec: samples.SampleSpec) -> tuple:
+    """The view as plain tuples: st.cache_data pickles it on every read, and tuples pickle 5x faster than rows."""
+    view = tokens.build_view(load_tokenizer(_spec), text, split_special=split_special,
                              add_special_tokens=add_special_tokens)
+    return view.raw_text, view.view_text, view.split_special, [_row_values(r) for r in view.rows]
 
 
 def token_view(spec: samples.SampleSpec, text: str, *, split_special: bool = False,
                add_special_tokens: bool = True) -> tokens.TokenView:
     """``tokens.build_view`` for ``spec``, cached by (cache key, text, options)."""
-    return _cached_view(spec.cache_key, text, split_special, add_special_tokens, spec)
+    raw, view_text, split, rows = _cached_view(spec.cache_key, text, split_special, add_special_tokens, spec)
+    row = tokens.TokenRow
+    return tokens.TokenView(raw, view_text, tuple(row(*values) for values in rows), split)
+
+
+LONG_TEXT_CHARS = 5_000  # texts this long may take over a second on a first view: say so while it runs
+
+
+@contextlib.contextmanager
+def long_work(n_chars: int, label: str, done: str | None = None):
+    """``st.status`` around work on a long text (its label says what runs, then ``done``); nothing for a short one."""
+    if n_chars < LONG_TEXT_CHARS:
+        yield None
+        return
+    with st.status(label, expanded=False) as status:
+        yield status
+        status.update(label=done or f"Done: {n_chars:,} characters", state="complete")
 
 
 # ---------------------------------------------------------------- widgets
@@ -97,6 +126,8 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
     With ``bind`` the choice travels in the link as the query parameter ``<prefix>_tok``.
     """
     where = where or st
+    box = where.container()
+    tokenizer_sources(prefix, where=where)
     specs = available_specs()
     by_key = {s.key: s for s in specs}
     key = f"{prefix}_tok"
@@ -105,7 +136,7 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
         wanted = st.query_params.get(key) if bind else None
         st.session_state[key] = wanted if wanted in by_key else (
             samples.DEFAULT_KEY if samples.DEFAULT_KEY in by_key else next(iter(by_key)))
-    chosen = where.selectbox(
+    chosen = box.selectbox(
         label,
         list(by_key),
         format_func=lambda k: by_key[k].label if k in by_key else k,
@@ -116,8 +147,76 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
         st.query_params[key] = chosen
     spec = by_key.get(chosen) or next(iter(by_key.values()))
     if spec.description:
-        where.caption(spec.description)
+        box.caption(spec.description)
     return spec
+
+
+def model_box(prefix: str, *, where=None) -> str | None:
+    """"Model by name": a preset or a typed Hub/tiktoken name, fetched on "Load"; returns its key once loaded.
+
+    Widget keys ``<prefix>_model_preset``, ``<prefix>_model_name``, ``<prefix>_model_load``.
+    """
+    where = where or st
+    box = where.expander("Model by name (Hugging Face Hub, tiktoken)", icon=":material/cloud_download:")
+    names = [p.name for p in models.PRESETS]
+    labels = {p.name: f"{p.label} · {p.files}" for p in models.PRESETS}
+    preset = box.selectbox("Preset", names, key=f"{prefix}_model_preset", format_func=lambda n: labels.get(n, n))
+    typed = box.text_input("…or any name", key=f"{prefix}_model_name",
+                           placeholder="gpt2, google-bert/bert-base-uncased, cl100k_base",
+                           help="A Hub repository (OWNER/NAME) or a tiktoken encoding. Gated repositories need "
+                                "HF_TOKEN; files are cached by huggingface_hub (HF_HUB_CACHE) and tiktoken "
+                                "(TIKTOKEN_CACHE_DIR); HF_HUB_OFFLINE=1 uses the cache only.")
+    if not box.button("Load", key=f"{prefix}_model_load", icon=":material/download:"):
+        return None
+    try:
+        name = models.normalize_name(typed or preset)
+        with box.status(f"Loading {name}…", expanded=False) as status:
+            def progress(done: int, total: int, file: str) -> None:
+                if file:
+                    status.update(label=f"Downloading {file} ({done + 1} of {total})…")
+
+            models.fetch(name, progress=progress)
+            status.update(label=f"Reading {name}…")
+            spec = models.model_spec(name)
+            load_tokenizer(spec)
+            status.update(label=f"Loaded {name}", state="complete")
+    except Exception as exc:  # the engine's message (offline, gated, not found), never a traceback
+        show_error(exc, where=box)
+        return None
+    if name not in st.session_state[MODELS]:
+        st.session_state[MODELS].append(name)
+    return spec.key
+
+
+def tokenizer_sources(prefix: str, *, multiple: bool = False, where=None) -> str | None:
+    """The model-by-name box and the upload box; a tokenizer added by either is selected at once.
+
+    Selection means ``<prefix>_tok`` (one tokenizer) or appending to ``<prefix>_toks`` (``multiple``);
+    call this before the page's picker is drawn. Returns the key added on this run, if any.
+    """
+    init_state()
+    where = where or st
+    added = model_box(prefix, where=where)
+    with where.expander(f"Add a tokenizer file (up to {samples.MAX_UPLOAD_BYTES // 2**20} MiB)",
+                        icon=":material/upload_file:"):
+        uploaded = upload_widget(prefix)
+    if uploaded and st.session_state.get(f"{prefix}_last_upload") != uploaded:
+        st.session_state[f"{prefix}_last_upload"] = uploaded
+        added = added or uploaded
+    if added:
+        select_tokenizer(prefix, added, multiple=multiple)
+    return added
+
+
+def select_tokenizer(prefix: str, key: str, *, multiple: bool = False) -> None:
+    """Make ``key`` the page's chosen tokenizer (or one more of its chosen ones, up to four)."""
+    state_key = share.tokenizer_key(prefix, multiple=multiple)
+    if not multiple:
+        st.session_state[state_key] = key
+        return
+    chosen = list(st.session_state.get(state_key, []))
+    if key not in chosen:
+        st.session_state[state_key] = (chosen + [key])[-share.MAX_TOKENIZERS:]
 
 
 def upload_widget(prefix: str, *, where=None) -> str | None:
@@ -141,7 +240,7 @@ def upload_widget(prefix: str, *, where=None) -> str | None:
         show_error(exc, where=where)
         return None
     st.session_state[SESSION_TOKENIZERS][entry.key] = entry
-    where.success(f"Loaded {upload.name}: pick it in the tokenizer list.")
+    where.success(f"Loaded {upload.name}: selected, and offered in every tokenizer list.")
     return entry.key
 
 

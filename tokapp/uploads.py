@@ -13,13 +13,10 @@ Left out: the streamlit uploader widget (the Load and export page).
 from __future__ import annotations
 
 import hashlib
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
-import tokcore
-
-from .samples import MAX_UPLOAD_BYTES, SessionTokenizer, load_uploaded
+from .samples import MAX_UPLOAD_BYTES, SessionTokenizer, load_uploaded, read_uploads, upload_label
 
 SUFFIXES = (".json", ".txt", ".model", ".tiktoken")
 MAX_FILES = 4
@@ -43,6 +40,10 @@ def check_files(files: Sequence[tuple[str, int]]) -> None:
     for name in names:
         if Path(name).suffix.lower() not in SUFFIXES:
             raise ValueError(f"{name}: unsupported file type; expected {ACCEPTED}")
+    lowered = {n.lower() for n in names}
+    for have, need in (("vocab.json", "merges.txt"), ("merges.txt", "vocab.json")):
+        if have in lowered and need not in lowered:
+            raise ValueError(f"{have} needs its {need}: upload both files together (select them at once)")
     total = sum(size for _, size in files)
     if total > MAX_UPLOAD_BYTES:
         raise ValueError(f"the upload is {total / 2**20:.1f} MiB, over the {limit_text()} limit; "
@@ -63,9 +64,7 @@ def load_files(files: Sequence[tuple[str, bytes]]) -> SessionTokenizer:
     if len(files) == 1:
         return load_uploaded(*files[0])
     names = [Path(name).name for name, _ in files]
-    with tempfile.TemporaryDirectory(prefix="tokapp-") as tmp:
-        for name, (_, data) in zip(names, files):
-            (Path(tmp) / name).write_bytes(data)
-        tokenizer = tokcore.load(Path(tmp))
     label = " + ".join(names)
-    return SessionTokenizer(bundle_key(files), f"Uploaded: {label}", tokenizer, origin="upload", description=label)
+    tokenizer = read_uploads([(n, data) for n, (_, data) in zip(names, files)], shown=label)
+    key = bundle_key(files)
+    return SessionTokenizer(key, upload_label(label, tokenizer, key), tokenizer, origin="upload", description=label)

@@ -105,7 +105,7 @@ def test_upload_checks_name_what_is_wrong():
 def test_vocab_and_merges_upload_together(bytelevel):
     files = gpt2_files(bytelevel)
     entry = uploads.load_files(files)
-    assert entry.label == "Uploaded: vocab.json + merges.txt" and entry.origin == "upload"
+    assert entry.label.startswith("Uploaded: vocab.json + merges.txt · BPE · ") and entry.origin == "upload"
     assert entry.key == uploads.bundle_key(list(reversed(files)))  # order does not matter
     assert [t for t in entry.tokenizer.encode_result(TEXT).tokens] == bytelevel.encode_result(TEXT).tokens
     with pytest.raises(ValueError, match="merges.txt"):

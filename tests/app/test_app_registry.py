@@ -76,7 +76,7 @@ def test_uploaded_file_is_read_by_the_engine(tmp_path):
     data = (tmp_path / "t.json").read_bytes()
     entry = samples.load_uploaded("../../evil/t.json", data)
     assert entry.key == samples.upload_key(data) and entry.origin == "upload"
-    assert entry.label == "Uploaded: t.json"
+    assert entry.label.startswith("Uploaded: t.json · ")  # name, model kind, short hash
     assert entry.tokenizer.encode("hi") == tokcore.CharTokenizer().encode("hi")
 
 

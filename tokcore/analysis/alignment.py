@@ -4,11 +4,16 @@ All functions take contract offsets (1-based UTF-8, ``(0, 0)`` sentinel) and pla
 they work on any ``EncodeResult``. Spans take part iff ``has_nonempty_span``: sentinels and
 empty spans are ignored, special tokens matched in the text are not.
 
+Alignment is linear after a sort: when the non-empty spans run in order (starts and stops never
+decrease, as every tokenizer's do) the tokens overlapping a span are one contiguous run, found by
+bisection; spans out of order fall back to a scan of every token per span.
+
 Left out: encoding (callers pass results in) and drawing.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -55,17 +60,52 @@ class WordAlignment:
     word: str
     span: tuple[int, int]
     tokens: list[int]
+    number: int = -1  # the word's place among all the text's words
 
 
-def align_words(text: str, offsets: Sequence[Sequence[int]]) -> list[WordAlignment]:
-    """Word-to-subword alignment by byte overlap (sentinels never take part).
+class SpanIndex:
+    """The non-empty spans of a tokenization, ready to answer "which tokens overlap this span" quickly.
+
+    ``SpanIndex([(1, 3), (0, 0), (3, 5)]).covering((2, 4)) == [0, 2]``
+    """
+
+    def __init__(self, offsets: Sequence[Sequence[int]]):
+        self.offsets = offsets
+        self.index: list[int] = []
+        self.starts: list[int] = []
+        self.stops: list[int] = []
+        for i, o in enumerate(offsets):
+            if has_nonempty_span(o):
+                p = _pair(o)
+                if p is not None:
+                    self.index.append(i)
+                    self.starts.append(p[0])
+                    self.stops.append(p[1])
+        self.in_order = all(a <= b for a, b in zip(self.starts, self.starts[1:])) and all(
+            a <= b for a, b in zip(self.stops, self.stops[1:]))
+
+    def covering(self, span: tuple[int, int]) -> list[int]:
+        """Indices (in order) of the tokens whose non-empty span overlaps ``span``."""
+        s, e = span
+        if not self.in_order:
+            return [i for i, a, b in zip(self.index, self.starts, self.stops) if a < e and s < b]
+        lo, hi = bisect_right(self.stops, s), bisect_left(self.starts, e)
+        return self.index[lo:hi] if lo < hi else []
+
+
+def align_words(text: str, offsets: Sequence[Sequence[int]], *,
+                within: tuple[int, int] | None = None) -> list[WordAlignment]:
+    """Word-to-subword alignment by byte overlap (sentinels never take part); only words overlapping ``within``.
 
     ``[w.tokens for w in align_words("ab c", [(0, 0), (1, 2), (2, 3), (4, 5)])] == [[1, 2], [3]]``.
     """
     data = text.encode("utf-8", "surrogatepass")
+    spans = SpanIndex(offsets)
+    lo, hi = within if within is not None else (1, len(data) + 2)
     return [
-        WordAlignment(data[s - 1 : e - 1].decode("utf-8", "surrogatepass"), (s, e), tokens_covering((s, e), offsets))
-        for s, e in word_spans(text)
+        WordAlignment(data[s - 1 : e - 1].decode("utf-8", "surrogatepass"), (s, e), spans.covering((s, e)), n)
+        for n, (s, e) in enumerate(word_spans(text))
+        if s < hi and lo < e
     ]
 
 
@@ -75,12 +115,11 @@ def align_tokens(offsets_a: Sequence[Sequence[int]], offsets_b: Sequence[Sequenc
     Both lists must point into the same text (use ``original_offsets`` across tokenizers).
     ``align_tokens([(1, 3), (3, 4)], [(1, 2), (2, 4)]) == [(0, 1), (1, 1)]``.
     """
+    spans = SpanIndex(offsets_b)
     out: list[tuple[int, int] | None] = []
     for o in offsets_a:
-        if not has_nonempty_span(o):
-            out.append(None)
-            continue
-        hits = tokens_covering(_pair(o), offsets_b)  # type: ignore[arg-type]
+        p = _pair(o) if has_nonempty_span(o) else None
+        hits = spans.covering(p) if p is not None else []
         out.append((hits[0], hits[-1]) if hits else None)
     return out
 

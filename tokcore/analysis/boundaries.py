@@ -5,12 +5,15 @@ it red). A boundary can also sit on a character boundary yet split what a reader
 symbol: a ZWJ emoji family, a flag, a base letter and its combining marks (amber). Grapheme
 clusters are Unicode's extended grapheme clusters (``regex``'s ``\\X``).
 
+The start positions of the last few texts are kept (``functools.lru_cache``, by the text's value).
+
 Left out: drawing (the app's job) and any judgement of whether a cut is a bug.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 import regex
@@ -25,6 +28,12 @@ EMPTY_SPAN = "empty"
 INVALID_SPAN = "invalid"
 
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)
+
+
+@lru_cache(maxsize=8)
+def _starts(text: str) -> tuple[frozenset[int], frozenset[int]]:
+    """Character and grapheme starts of one text, kept for the last few texts (a page asks again and again)."""
+    return frozenset(char_starts(text)), frozenset(grapheme_starts(text))
 
 
 def char_starts(text: str) -> set[int]:
@@ -72,7 +81,7 @@ def token_safety(text: str, offsets: Sequence[Sequence[int]]) -> list[str]:
     ``token_safety("a🙂b", [(1, 2), (2, 4), (0, 0)]) == ["safe", "inside_char", "sentinel"]``.
     """
     n = len(text.encode("utf-8", "surrogatepass"))
-    chars, graphemes = char_starts(text), grapheme_starts(text)
+    chars, graphemes = _starts(text)
     out = []
     for o in offsets:
         p = _pair(o)
@@ -100,7 +109,7 @@ def unsafe_boundaries(text: str, offsets: Sequence[Sequence[int]]) -> list[Bound
     ``unsafe_boundaries("a🙂b", [(1, 2), (2, 4), (4, 7)])`` flags byte 4 twice (stop of 1, start of 2).
     """
     n = len(text.encode("utf-8", "surrogatepass"))
-    chars, graphemes = char_starts(text), grapheme_starts(text)
+    chars, graphemes = _starts(text)
     issues = []
     for i, o in enumerate(offsets):
         p = _pair(o)

@@ -43,6 +43,8 @@ def offsets_sentinel() -> Span:
 
 def _pair(o: object) -> Span | None:
     """``o`` as an ``(int, int)`` pair, or ``None`` when it is not one. ``_pair([3, 5]) == (3, 5)``."""
+    if type(o) is tuple and len(o) == 2 and type(o[0]) is int and type(o[1]) is int:
+        return o  # the common case, checked first: a result's own spans
     try:
         start, stop = o  # type: ignore[misc]
     except (TypeError, ValueError):
@@ -54,9 +56,25 @@ def _pair(o: object) -> Span | None:
     return start, stop
 
 
+_RECENT: tuple[tuple[str, bytes], ...] = ()  # the last few long texts encoded, newest first
+_RECENT_SIZE, _RECENT_MIN_CHARS = 4, 256
+
+
 def _utf8(text: str) -> bytes:
-    """UTF-8 bytes of ``text``; lone surrogates pass through so that the helpers never raise."""
-    return text.encode("utf-8", "surrogatepass")
+    """UTF-8 bytes of ``text``; lone surrogates pass through so that the helpers never raise.
+
+    The helpers are called once per token over the same long text (a result's rows): the bytes of
+    the last few long strings are kept (matched by identity), so those calls stay linear in all.
+    """
+    global _RECENT
+    recent = _RECENT
+    for kept, data in recent:
+        if kept is text:
+            return data
+    data = text.encode("utf-8", "surrogatepass")
+    if len(text) >= _RECENT_MIN_CHARS:
+        _RECENT = ((text, data),) + recent[: _RECENT_SIZE - 1]
+    return data
 
 
 def has_span(o: Sequence[int]) -> bool:

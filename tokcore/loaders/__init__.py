@@ -3,7 +3,9 @@
 A directory is searched in a fixed order (``tokenizer.json``/``tokcore.json``, then
 ``vocab.json`` + ``merges.txt``, ``vocab.txt``, one ``*.model``, one ``*.tiktoken``); a file is
 recognised by its name, then by its content. ``hf:NAME`` reads a Hugging Face Hub repository from
-the local ``huggingface_hub`` cache (``download=True`` allows fetching it). Every failure says
+the local ``huggingface_hub`` cache and ``tiktoken:NAME`` one of tiktoken's encodings from
+tiktoken's cache (``download=True`` allows fetching either; ``loaders.hub``,
+``loaders.tiktoken_cache``). Every failure says
 what was found and what was expected.
 
 Left out: the readers themselves (one module per format).
@@ -19,8 +21,6 @@ from ..core.gc_pause import paused_gc
 
 EXPECTED = ("tokenizer.json (HF) or a tokcore JSON file, vocab.json + merges.txt (GPT-2), vocab.txt (BERT), "
             "a sentencepiece .model, or a .tiktoken rank file")
-HF_CANDIDATES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt", "vocab.txt",
-                 "tokenizer.model", "spiece.model", "sentencepiece.bpe.model", "special_tokens_map.json")
 
 
 def _found(path: Path) -> str:
@@ -96,6 +96,10 @@ def _load_path(path: Path, **options):
     text = str(path)
     if text.startswith("hf:"):
         return load_hub(text[3:], **options)
+    if text.startswith("tiktoken:"):
+        from .tiktoken_cache import load_encoding
+
+        return load_encoding(text[len("tiktoken:"):], download=bool(options.get("download")))
     try:
         exists, is_dir = path.exists(), path.is_dir()
     except (OSError, ValueError) as exc:  # a name too long, a NUL byte in it
@@ -142,23 +146,18 @@ def _load_path(path: Path, **options):
                              fix=f"Expected {EXPECTED}.")
 
 
-def load_hub(name: str, *, download: bool = False, revision: str | None = None, **options):
-    """``tokcore.load("hf:NAME")``: a Hub repository from the local cache (or fetched with ``download=True``)."""
-    if not name:
-        raise TokenizerFileError("hf:", "no repository name after 'hf:'", fix="Write hf:OWNER/NAME, e.g. hf:gpt2.")
+def load_hub(name: str, *, download: bool = False, revision: str | None = None, progress=None, **options):
+    """``tokcore.load("hf:NAME")``: a Hub repository from the local cache (or fetched with ``download=True``).
+
+    See ``tokcore.loaders.hub``: tokenizer.json, else the legacy files, plus tokenizer_config.json.
+    """
+    from .hub import hub_folder
+
+    folder = hub_folder(name, download=download, revision=revision, progress=progress)
     try:
-        import huggingface_hub
-    except ImportError:
-        raise TokenizerFileError(f"hf:{name}", "loading from the Hub needs the huggingface_hub package, which is not installed",
-                                 fix="pip install huggingface_hub, or download the files and pass their directory.") from None
-    try:
-        folder = huggingface_hub.snapshot_download(name, revision=revision, allow_patterns=list(HF_CANDIDATES) + ["*.tiktoken"],
-                                                   local_files_only=not download)
-    except Exception as exc:  # the hub raises many kinds (offline, not cached, not found); all mean "not here"
-        how = "is not in the local cache" if not download else "could not be downloaded"
-        raise TokenizerFileError(f"hf:{name}", f"the repository {how} ({type(exc).__name__}: {str(exc)[:200]})",
-                                 fix="Pass download=True to fetch it, or download it once with huggingface_hub.") from None
-    return load_path(Path(folder), **options)
+        return load_path(folder, **options)
+    except TokenizerFileError as exc:  # name the repository, not the cache's snapshot folder
+        raise TokenizerFileError(f"hf:{name}", exc.problem, where=exc.where, fix=exc.fix) from None
 
 
 def load(path: str | Path, **options):
