@@ -114,7 +114,7 @@ class Table:
         self.flush()
         self._header()
         ratio = ours / theirs if theirs else float("nan")
-        goal = "" if target is None else (f">={target:g}x " + ("ok" if ratio >= target else "MISS"))
+        goal = "" if target is None else (f">={target:.2g}x " + ("ok" if ratio >= target else "MISS"))
         print(f"{what:<20} {case:<42} {_fmt(ours, unit):>12} {peer:<20} {_fmt(theirs, unit):>12} {ratio:>6.2f}x {goal:>8}",
               flush=True)
 

@@ -55,4 +55,4 @@ def probe(mb: int):
         # tokenizer and the text (the process's whole peak is printed alongside).
         added = (r["peak_kb"] - r["base_kb"]) / 1000
         yield (f"GPT-2 {label} (process peak {r['peak_kb'] / 1000:.0f} MB)", added, text_mb,
-               None if mode == "read" else 10.0)
+               20.0 if mode == "read" else 10.0)

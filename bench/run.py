@@ -4,7 +4,10 @@ Run from the repository root (the peers come with the test extra, never with tok
 
     python bench/run.py            # full run, a few minutes
     python bench/run.py --quick    # smaller text and vocabularies, under a minute or two
-    python bench/run.py --only encode,load
+    python bench/run.py --only users,load
+
+The ``users`` rows come first: every result read, warm and cold, per tokenizer family
+(``bench/users.py``); the ``encode`` rows below them time encoding with lazily built lists.
 
 Every ratio is measured in the same run on the same file and the same text, single thread
 (``TOKENIZERS_PARALLELISM=false``, ``RAYON_NUM_THREADS=1``), as the best of several interleaved
@@ -121,15 +124,16 @@ def _read_proto(proto):
     return [p.id for p in pieces], [p.piece for p in pieces], [(p.begin, p.end) for p in pieces]
 
 
+def bench_users(args, table: Table) -> None:
+    from users import user_rows
+
+    user_rows(args, table)
+
+
 def bench_load(args, table: Table) -> None:
-    import tokenizers
+    from users import load_rows
 
-    import tokcore
-
-    path = data_dir() / "reference/hf/gpt2/tokenizer.json"
-    t_ours, t_hf = time_best(lambda: tokcore.load(path), lambda: tokenizers.Tokenizer.from_file(str(path)),
-                             repeat=max(2, args.repeat), warmup=False)
-    table.row("load", "GPT-2 tokenizer.json", 1 / t_ours, "HF from_file", 1 / t_hf, 0.5, unit="loads/s")
+    load_rows(args, table)
 
 
 def bench_train(args, table: Table) -> None:
@@ -170,7 +174,7 @@ def bench_memory(args, table: Table) -> None:
         table.memory(*row)
 
 
-SECTIONS = {"encode": bench_encode, "load": bench_load, "parallel": bench_parallel, "train": bench_train,
+SECTIONS = {"users": bench_users, "encode": bench_encode, "load": bench_load, "parallel": bench_parallel, "train": bench_train,
             "memory": bench_memory}
 
 

@@ -38,7 +38,7 @@ def encode_words(plan: WordPlan, seg: str, byte_start: int, table, char_start: i
     if found is None:
         return None
     return emit_words(found, seg, byte_start, table, char_start, view_ascii, ids, values, spans, words, word,
-                      need_spans)
+                      need_spans, plan.one_word)
 
 
 def word_entries(plan: WordPlan, seg: str, byte_start: int) -> tuple | None:
@@ -176,9 +176,11 @@ def document_entries(plan: WordPlan, view: str) -> tuple | None:
 
 
 def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
-               ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True) -> int:
+               ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True,
+               one_word: bool = False) -> int:
     """Append the tokens of ``word_entries``' result for ``seg`` (arguments as ``encode_words``);
-    returns the next word index."""
+    returns the next word index. ``one_word``: the words are cuts of one pre-tokenizer word (a plan
+    without a pre-tokenizer, ``WordPlan.one_word``), so every token gets word index ``word``."""
     ents, found_words, starts, prefixed = found
     if not ents:
         return word
@@ -212,6 +214,9 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
                          map(add, token_bases, chain.from_iterable(map(_STOPS, ents)))))
     else:
         spans.extend(repeat(None, sum(counts)))
+    if one_word:
+        words.extend(repeat(word, sum(counts)))
+        return word + 1
     ks = list(map(_K, ents))
     n_words = sum(ks)
     if n_words == len(ents):  # one piece per word (the common case)

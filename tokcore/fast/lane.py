@@ -222,7 +222,8 @@ class _Rest:
         if found is None:  # the ids came from spaced_ids: the same words' entries
             found = (spaced_entries(lane.plan, view, 0), None, None, False)
         enc = Encoding()
-        emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need)
+        emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
+                   lane.plan.one_word)
         n = len(enc.ids)
         enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
         enc = post_process(lane.processor, enc, None, self.add)

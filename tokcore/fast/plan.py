@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
-from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _whole
+from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _safe_cut_words, _whole
 
 WORD_CACHE_CAPACITY = 200_000  # distinct words kept per tokenizer; past this new words are not cached
 _MAX_CACHED_CHARS = 256  # long words rarely repeat
@@ -34,17 +34,19 @@ class WordPlan:
     it starts the tokenization text (Metaspace's ``prepend_scheme="first"``).
     """
 
-    __slots__ = ("cache", "cut", "first", "needs_prefix", "origin_matters", "pieces", "prefix", "replacement",
-                 "separators", "tokenize", "words")
+    __slots__ = ("cache", "cut", "first", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
+                 "replacement", "separators", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
-                 replacement=None):
+                 replacement=None, one_word=False):
         self.words = words
         self.pieces = pieces
         self.tokenize = tokenize
         self.prefix = prefix
         self.needs_prefix = needs_prefix
         self.origin_matters = origin_matters
+        # The words are cuts of what the pipeline sees as one word (no pre-tokenizer): one word id.
+        self.one_word = one_word
         self.cache: dict[str, tuple] = {}
         self.first: dict[str, tuple] = {}  # words carrying the inserted prefix, or at the text's start
         self.cut = cut  # (text, at) -> first index >= at where the text can be cut between words, or None
@@ -86,6 +88,30 @@ def word_plan(tokenizer) -> WordPlan | None:
     return plan
 
 
+#: The word separator of pre-tokenizer-less BPE files (Llama, Mistral: "▁" for a space).
+_SEPARATOR = "\u2581"
+
+
+def _cuts_for(model):
+    """A word finder for a BPE model run on whole texts (no pre-tokenizer), or ``None``.
+
+    Llama-style files normalize spaces to ``"▁"`` and leave the whole line to the model; most of
+    their merges never cross a ``"▁"``, so the line can be cut there (``_safe_cut_words``) and
+    the words cached. Only plain BPE qualifies: affixes, ``ignore_merges`` or dropout would make
+    a word's tokens depend on where the text is cut; a crossing merge that holds a byte-fallback
+    or unknown token would not show in the text.
+    """
+    from ..models.bpe import BPE
+
+    if (type(model) is not BPE or model.continuing_subword_prefix or model.end_of_word_suffix
+            or model.ignore_merges or model.dropout or _SEPARATOR not in model.vocab):
+        return None
+    crossing = [t for t in model.vocab if _SEPARATOR in t[1:]]
+    if any("<0x" in t or (model.unk_token and model.unk_token in t) for t in crossing):
+        return None
+    return _safe_cut_words(_SEPARATOR, crossing)
+
+
 def _build_plan(pre, model) -> WordPlan | None:
     from ..pre_tokenizers import standard as pt
     from ..pre_tokenizers.split import Split
@@ -93,7 +119,8 @@ def _build_plan(pre, model) -> WordPlan | None:
     tok = model.tokenize
     t = type(pre)
     if pre is None:
-        return WordPlan(_whole, lambda p: [p], tok)
+        cuts = _cuts_for(model)
+        return WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None)
     if t is pt.ByteLevel:
         plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
         words = _bytelevel_words() if pre.use_regex else _whole

@@ -124,3 +124,50 @@ def _gpt2_cut(text: str, at: int) -> int:
     """``_gpt2_cut("ab cd", 1) == 2``: the first cut at or after ``at`` (``len(text)`` if none)."""
     m = _GPT2_CUT_AT.search(text, at)
     return m.start() if m else len(text)
+
+
+def _safe_cut_words(sep: str, crossing: list[str]):
+    """Words of a model that sees the whole text (no pre-tokenizer) but gives the same tokens word
+    by word: the text cut before each ``sep``, except where an occurrence of a ``crossing`` token
+    (one that holds ``sep`` past its first character) spans the cut.
+
+    A BPE token that spans a cut is a merge result, so it is in the vocabulary, holds ``sep`` past
+    its start and occurs in the text across that cut; where no such occurrence spans a cut, no
+    merge ever joins the two sides, and each side is merged alone exactly as within the whole.
+    ``_safe_cut_words("▁", ["s▁a"])("▁is▁a▁b")[0] == ["▁is▁a", "▁b"]``.
+    """
+    import regex
+
+    # Longest first: at each start the one match reported covers every cut a shorter one would.
+    rx = regex.compile("|".join(map(regex.escape, sorted(set(crossing), key=len, reverse=True)))) if crossing else None
+
+    def words(text):
+        chunks = text.split(sep)
+        if len(chunks) == 1:
+            return [text], None
+        found = [sep + c for c in chunks[1:]]
+        if chunks[0]:
+            found.insert(0, chunks[0])
+        if rx is None:
+            return found, None
+        blocked = set()
+        find = text.find
+        for m in rx.finditer(text, overlapped=True):
+            s, e = m.span()
+            i = find(sep, s + 1, e)
+            while i != -1:
+                blocked.add(i)
+                i = find(sep, i + 1, e)
+        if not blocked:
+            return found, None
+        joined: list[str] = []
+        pos = 0
+        for w in found:
+            if pos in blocked:
+                joined[-1] += w
+            else:
+                joined.append(w)
+            pos += len(w)
+        return joined, None
+
+    return words

@@ -12,6 +12,8 @@ and the self-test data.
 
 from __future__ import annotations
 
+import re
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,7 +114,22 @@ def _fill(obj: object, data: bytes, fields: dict, message: str) -> None:
             setattr(obj, attr, bool(value) if kind == "bool" else as_int32(value))  # type: ignore[arg-type]
 
 
+# The layout sentencepiece writes for nearly every piece: the piece (under 128 bytes), its score,
+# and its type when not NORMAL. One match replaces three generic records; anything else (a long
+# piece, another field order, unknown fields) takes the generic loop below, which checks all.
+_COMMON_PIECE = re.compile(rb"\x0a([\x00-\x7f])(.*)\x15(.{4})(?:\x18([\x00-\x06]))?", re.S)
+_FLOAT = struct.Struct("<f").unpack
+
+
 def _piece(data: bytes, index: int) -> SpPiece:
+    m = _COMMON_PIECE.fullmatch(data)
+    if m is not None:
+        raw, text, score, type_ = m.groups()
+        if raw[0] == len(text):
+            try:
+                return SpPiece(text.decode("utf-8"), _FLOAT(score)[0], NORMAL if type_ is None else type_[0])
+            except UnicodeDecodeError:
+                pass  # the generic loop names the field
     piece, score, type_ = "", 0.0, NORMAL
     for number, wire, value in iter_fields(data):
         if number == 1:

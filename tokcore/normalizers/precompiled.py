@@ -123,35 +123,45 @@ class Precompiled(Normalizer):
             self._units, self._strings = split_charsmap(self.precompiled_charsmap)
         else:
             self._units, self._strings = (), b""
-        # Whether any rule's source is pure ASCII: if none, ASCII text passes untouched.
-        self._ascii_rules = self._has_ascii_rule()
+        # The rules whose source is pure ASCII (controls to spaces in nmt_nfkc): if none, ASCII
+        # text passes untouched; else far from any non-ASCII character only they can apply.
+        self._ascii_sources = self._ascii_source_rules()
+        self._ascii_rules = bool(self._ascii_sources)
+        self._ascii_rx = regex.compile("|".join(
+            map(regex.escape, sorted(self._ascii_sources, key=len, reverse=True)))) if self._ascii_rules else None
         root = _offset(self._units[0]) if self._units else 0
         self._ascii_firsts = frozenset(
             chr(c) for c in range(1, 128) if (root ^ c) < len(self._units) and self._units[root ^ c] & 0x800000FF == c
         )
         self._cache: dict[str, list[tuple[int, str]]] = {}
 
-    def _has_ascii_rule(self) -> bool:
+    def _ascii_source_rules(self) -> dict[str, str]:
+        """Every rule whose source is pure ASCII, ``{source: replacement}`` (a walk over ASCII labels only)."""
         units = self._units
-        stack = [_offset(units[0])] if units else []
-        seen = set()
+        found: dict[str, str] = {}
+        stack = [(_offset(units[0]), b"")] if units else []
         while stack:
-            base = stack.pop()
+            base, path = stack.pop()
             for c in range(1, 128):
                 i = base ^ c
-                if i < len(units) and units[i] & 0x800000FF == c and i not in seen:
-                    if (units[i] >> 8) & 1:
-                        return True
-                    seen.add(i)
-                    stack.append(i ^ _offset(units[i]))
-        return False
+                if i < len(units) and units[i] & 0x800000FF == c and len(path) < _WINDOW:
+                    child = i ^ _offset(units[i])
+                    if (units[i] >> 8) & 1 and child < len(units):
+                        found[(path + bytes([c])).decode("ascii")] = self._replacement(units[child])
+                    stack.append((child, path + bytes([c])))
+        return found
+
+    def _replacement(self, unit: int) -> str:
+        start = unit & 0x7FFFFFFF
+        stop = self._strings.find(b"\0", start)
+        return self._strings[start : stop if stop >= 0 else len(self._strings)].decode("utf-8", "replace")
 
     def prefix_rules(self, key: str, *, cache: bool = True) -> list[tuple[int, str]]:
         """Rules whose source is a prefix of ``key``, shortest first, as ``(source length in chars, replacement)``."""
         hit = self._cache.get(key) if cache else None
         if hit is not None:
             return hit
-        units, strings = self._units, self._strings
+        units = self._units
         found: list[tuple[int, str]] = []
         data = key.encode("utf-8", "surrogatepass")
         ends = {}
@@ -167,10 +177,7 @@ class Precompiled(Normalizer):
             unit = units[node]
             node ^= _offset(unit)
             if (unit >> 8) & 1 and depth in ends and node < len(units):
-                start = units[node] & 0x7FFFFFFF
-                stop = strings.find(b"\0", start)
-                raw = strings[start : stop if stop >= 0 else len(strings)]
-                found.append((ends[depth], raw.decode("utf-8", "replace")))
+                found.append((ends[depth], self._replacement(units[node])))
         if cache:
             if len(self._cache) > 65536:
                 self._cache.clear()
@@ -205,16 +212,34 @@ class Precompiled(Normalizer):
                     pieces.append((hits[0][1], i, i + 1))
 
     def _spm_pieces(self, text: str) -> list[tuple[str, int, int]]:
-        if self._ascii_rules or self.protected:  # a protected symbol moves where the scan resumes
+        if self.protected:  # a protected symbol moves where the scan resumes
             return self._spm_pieces_reference(text)
-        # Without an all-ASCII rule, a match holds a non-ASCII character within its first
-        # _WINDOW characters: scan only the stretches that end with one (same pieces, as the scan
-        # finds nothing elsewhere and a match that runs past a stretch moves the next one's start).
+        # A match that holds a non-ASCII character has it within its first _WINDOW characters:
+        # scan only the stretches that end with one. Elsewhere the window is pure ASCII, so only
+        # all-ASCII rules can match, and one regex pass (longest first, leftmost) finds exactly
+        # what the scan would; a match that runs past a stretch moves the next one's start.
         pieces: list[tuple[str, int, int]] = []
         i = 0
+        rx, sources = self._ascii_rx, self._ascii_sources
         for m in _NON_ASCII_RUNS.finditer(text):
-            i = self._spm_scan(text, max(i, m.start() - _WINDOW + 1), m.end(), pieces)
+            limit = m.start() - _WINDOW + 1
+            if rx is not None and i < limit:
+                i = self._ascii_matches(rx, sources, text, i, limit, pieces)
+            i = self._spm_scan(text, max(i, limit), m.end(), pieces)
+        if rx is not None and i < len(text):
+            self._ascii_matches(rx, sources, text, i, len(text), pieces)
         return pieces
+
+    @staticmethod
+    def _ascii_matches(rx, sources: dict, text: str, i: int, limit: int, pieces: list) -> int:
+        """All-ASCII rules matched from ``i`` by matches that start below ``limit``; returns where they stop."""
+        for a in rx.finditer(text, i):
+            s = a.start()
+            if s >= limit:
+                break
+            pieces.append((sources[a.group()], s, a.end()))
+            i = a.end()
+        return max(i, limit)
 
     def _spm_pieces_reference(self, text: str) -> list[tuple[str, int, int]]:
         """``_spm_pieces`` looking at every position (the tests compare both)."""

@@ -1,0 +1,152 @@
+"""Speed as users meet it: every result read, warm and cold, for each real tokenizer family; load times.
+
+- warm: the same object encodes the same document's lines again (its caches are full);
+- cold: a freshly loaded object encodes text it has never seen (botchan + three lines of every
+  UDHR language), so nothing is cached on either side; loading is timed apart.
+
+Each result is read as a user reads it: ids, tokens and offsets into the raw input (tokcore's
+``original_offsets``; HF's offsets, sentencepiece's piece begin/end). The ratio is peer time /
+tokcore time, measured in the same run and interleaved (``bench_common.time_best``).
+
+Left out: pairs, truncation and padding (the encode rows of ``run.py`` and the tests cover them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench_common import Table, data_dir, english_text, time_best
+
+HF_FAMILIES = (
+    ("GPT-2 byte-level BPE", "reference/hf/gpt2/tokenizer.json"),
+    ("MiniLM WordPiece", "reference/hf/minilm/tokenizer.json"),
+    ("T5-style Unigram", "reference/hf/trained/t5_style_unigram.json"),
+    ("Llama-style byte-fallback BPE", "reference/hf/trained/llama_style_bpe.json"),
+    ("RoBERTa byte-level", "reference/hf/trained/roberta_bytelevel.json"),
+    ("BERT cased WordPiece", "reference/hf/trained/bert_cased_wordpiece.json"),
+)
+SP_FAMILIES = (
+    ("sentencepiece Unigram .model", "reference/sentencepiece/botchan_en_unigram_1000.model"),
+    ("sentencepiece BPE .model", "reference/sentencepiece/botchan_en_bpe_1000.model"),
+)
+
+
+def cold_lines() -> list[str]:
+    """Botchan's lines, then the first three non-empty lines of every UDHR text."""
+    corpora = data_dir() / "corpora"
+    lines = [ln for ln in (corpora / "botchan.txt").read_text(encoding="utf-8").splitlines() if ln.strip()]
+    for path in sorted((corpora / "udhr").glob("*.txt")):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        lines += [ln for ln in text.splitlines() if ln.strip()][:3]
+    return lines
+
+
+def _read_ours(res):
+    return res.ids, res.tokens, res.original_offsets
+
+
+def _read_hf(enc):
+    return enc.ids, enc.tokens, enc.offsets
+
+
+def _read_proto(proto):
+    pieces = proto.pieces
+    return [p.id for p in pieces], [p.piece for p in pieces], [(p.begin, p.end) for p in pieces]
+
+
+def _fresh(make, n: int):
+    """``n`` objects made up front, handed out one per call (a cold run never reuses one)."""
+    objects = [make() for _ in range(n)]
+    return objects.pop
+
+
+def user_rows(args, table: Table) -> None:
+    import sentencepiece
+    import tokenizers
+
+    import tokcore
+
+    D = data_dir()
+    warm = [ln for ln in english_text(args.kb * 1000).split("\n") if ln]
+    cold = cold_lines()
+    warm_kb = sum(len(x.encode("utf-8")) for x in warm) / 1000
+    cold_kb = sum(len(x.encode("utf-8")) for x in cold) / 1000
+    table.note(f"users: warm = {len(warm)} lines ({warm_kb:.0f} KB) encoded again by the same object; "
+               f"cold = {len(cold)} lines ({cold_kb:.0f} KB, botchan + 3 lines of every UDHR language) "
+               "by a freshly loaded object; every result read (ids, tokens, offsets in the input)")
+    runs = args.repeat + 1  # the warm-up takes one fresh object too
+
+    def ours_of(path):
+        tok = tokcore.load(path)
+        tok.truncation = tok.padding = None
+        return tok
+
+    def hf_of(path):
+        tok = tokenizers.Tokenizer.from_file(str(path))
+        tok.no_truncation()
+        tok.no_padding()
+        return tok
+
+    for label, rel in HF_FAMILIES:
+        path = D / rel
+        ours, hf = ours_of(path), hf_of(path)
+        t_ours, t_hf = time_best(lambda: [_read_ours(ours.encode_result(x, return_offsets=True)) for x in warm],
+                                 lambda: [_read_hf(hf.encode(x)) for x in warm], repeat=args.repeat)
+        table.row("warm, read", label, warm_kb / t_ours, "HF encode+read", warm_kb / t_hf, 1.0)
+        next_ours, next_hf = _fresh(lambda: ours_of(path), runs), _fresh(lambda: hf_of(path), runs)
+
+        def cold_ours():
+            tok = next_ours()
+            return [_read_ours(tok.encode_result(x, return_offsets=True)) for x in cold]
+
+        def cold_hf():
+            tok = next_hf()
+            return [_read_hf(tok.encode(x)) for x in cold]
+
+        t_ours, t_hf = time_best(cold_ours, cold_hf, repeat=args.repeat)
+        table.row("cold, read", label, cold_kb / t_ours, "HF encode+read", cold_kb / t_hf, 1.0)
+
+    for label, rel in SP_FAMILIES:
+        path = D / rel
+        ours = tokcore.load(path)
+        sp = sentencepiece.SentencePieceProcessor(model_file=str(path))
+        t_ours, t_sp = time_best(lambda: [_read_ours(ours.encode_result(x, return_offsets=True)) for x in warm],
+                                 lambda: [_read_proto(sp.encode(x, return_type="proto")) for x in warm],
+                                 repeat=args.repeat)
+        table.row("warm, read", label, warm_kb / t_ours, "spm proto+read", warm_kb / t_sp, 0.5)
+        next_ours = _fresh(lambda: tokcore.load(path), runs)
+        next_sp = _fresh(lambda: sentencepiece.SentencePieceProcessor(model_file=str(path)), runs)
+        t_ours, t_sp = time_best(
+            lambda: (lambda tok: [_read_ours(tok.encode_result(x, return_offsets=True)) for x in cold])(next_ours()),
+            lambda: (lambda sp: [_read_proto(sp.encode(x, return_type="proto")) for x in cold])(next_sp()),
+            repeat=args.repeat)
+        table.row("cold, read", label, cold_kb / t_ours, "spm proto+read", cold_kb / t_sp, 0.5)
+
+
+def load_rows(args, table: Table) -> None:
+    """Load time of every reference tokenizer.json against HF, every .model against sentencepiece."""
+    import sentencepiece
+    import tokenizers
+
+    import tokcore
+
+    D = data_dir()
+    repeat = max(3, args.repeat)
+    files = [D / "reference/hf/gpt2/tokenizer.json", D / "reference/hf/minilm/tokenizer.json",
+             *sorted((D / "reference/hf/trained").glob("*.json"))]
+    for path in files:
+        t_ours, t_hf = time_best(lambda: tokcore.load(path), lambda: tokenizers.Tokenizer.from_file(str(path)),
+                                 repeat=repeat, warmup=False)
+        table.row("load", _short(path), 1 / t_ours, "HF from_file", 1 / t_hf, 1 / 1.5, unit="loads/s")
+    for path in sorted((D / "reference/sentencepiece").glob("*.model")):
+        t_ours, t_sp = time_best(lambda: tokcore.load(path),
+                                 lambda: sentencepiece.SentencePieceProcessor(model_file=str(path)),
+                                 repeat=repeat, warmup=False)
+        table.row("load", _short(path), 1 / t_ours, "spm load", 1 / t_sp, 1 / 5, unit="loads/s")
+
+
+def _short(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
