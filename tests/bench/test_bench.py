@@ -36,7 +36,11 @@ def test_the_quick_benchmark_prints_every_row_against_every_peer():
                        ("encode+offsets", "sentencepiece Unigram .model, line by line"),
                        ("+ read lists", "sentencepiece Unigram .model, document"),
                        ("encode ids only", "tiktoken gpt2 ranks, line by line"),
-                       ("load", "GPT-2 tokenizer.json")]:
+                       ("load", "gpt2/tokenizer.json"),
+                       ("load", "sentencepiece/botchan_en_unigram_1000.model"),
+                       ("warm, read", "Llama-style byte-fallback BPE"),
+                       ("cold, read", "Llama-style byte-fallback BPE"),
+                       ("cold, read", "sentencepiece BPE .model")]:
         assert (what, case) in cases, (what, case, text)
     prefixes = {what for what, _ in cases}
     assert {"batch, 2 processes", "train", "peak RSS"} <= prefixes, text
@@ -44,6 +48,6 @@ def test_the_quick_benchmark_prints_every_row_against_every_peer():
     # Every target row says whether it is met; the rows with a peer print against HF, spm or tiktoken.
     goals = [m for m in rows if m["goal"]]
     assert len(goals) >= 12 and all(m["goal"].endswith(("ok", "MISS")) for m in goals)
-    for peer in ("HF encode", "spm encode proto", "tiktoken encode", "HF from_file", "HF BpeTrainer",
+    for peer in ("HF encode", "HF encode+read", "spm proto+read", "spm load", "spm encode proto", "tiktoken encode", "HF from_file", "HF BpeTrainer",
                  "spm trainer", "1 process"):
         assert peer in text, peer
