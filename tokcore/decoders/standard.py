@@ -132,7 +132,10 @@ class ByteLevel(ByteLevelOptions, Decoder):
     """
 
     def decode_bytes(self, tokens: list[str]) -> bytes:
-        """The raw bytes of ``tokens`` (tiktoken's ``decode_bytes``). ``decode_bytes(["Ġa", "ðŁ"]) == b" a\xf0\x9f"``."""
+        """The raw bytes of ``tokens`` (tiktoken's ``decode_bytes``).
+
+        ``ByteLevel().decode_bytes(["Ġa", "ðŁ"]) == b" a\\xf0\\x9f"``.
+        """
         return b"".join(token_bytes(t) for t in tokens)
 
     def decode_chain(self, tokens: list[str]) -> list[str]:

@@ -57,7 +57,7 @@ def train_bpe(
     progress: Optional[Progress] = None,
     record_top_pairs: int | str | None = "auto",
 ) -> TrainResult:
-    """Train a BPE tokenizer. ``[s.merged for s in train_bpe({"hug": 10, "pug": 5}, 7).steps] == ["ug", "hug"]``.
+    """Train a BPE tokenizer. ``[s.merged for s in train_bpe({"hug": 10, "pug": 5}, 6).steps] == ["ug", "hug"]``.
 
     ``vocab_size`` counts every token (specials, alphabet, merges). A mapping corpus is taken as
     words -> counts (with ``byte_level``, each word is mapped to the byte alphabet, not split).
