@@ -345,3 +345,36 @@ def test_an_unknown_rank_file_needs_its_pattern_and_special_tokens(tmp_path):
             {"type": "Split", "pattern": {"Regex": CL100K_PATTERN}, "behavior": "Isolated", "invert": False},
             {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}}))
     assert tokcore.load(path).encode(text) == oracle.encode(text, allowed_special="all")
+
+
+# -- class 9: the offsets contract's deliberate differences, pinned --------------------------------
+
+
+def test_inserted_space_symbol_has_an_empty_span_where_hf_lends_a_neighbours():
+    path = require_shared("reference", "hf", "trained", "t5_style_unigram.json")
+    text = "x ( y"
+    res = tokcore.load(path).encode_result(text, return_offsets=True)
+    enc = tokenizers.Tokenizer.from_file(str(path)).encode(text)
+    assert res.tokens[:2] == enc.tokens[:2] == ["▁", "x"]
+    assert res.original_offsets[0] == (1, 1)  # inserted by the normalizer: no source, an empty span
+    assert enc.offsets[0] == (0, 1)  # HF: the "x" after it
+
+
+def test_a_character_composed_by_normalization_spans_its_whole_source():
+    path = require_shared("reference", "hf", "trained", "t5_style_unigram.json")
+    tok, oracle = tokcore.load(path), tokenizers.Tokenizer.from_file(str(path))
+    for text, token, ours, hf in (("cafe\u0301", "é", (4, 7), (3, 4)), ("\u1100\u1161 x", "▁가", (1, 7), (0, 1))):
+        res, enc = tok.encode_result(text, return_offsets=True), oracle.encode(text)
+        i = res.tokens.index(token)
+        assert enc.tokens[i] == token
+        assert res.original_offsets[i] == ours  # every source character it was made from (bytes, 1-based)
+        assert enc.offsets[i] == hf  # HF: the first source character only
+
+
+def test_byte_fallback_pieces_each_span_their_own_byte(whitespace_models):
+    path = whitespace_models[(True, True)]  # trained with byte_fallback
+    res = tokcore.load(path).encode_result("a €", return_offsets=True)
+    proto = spm.SentencePieceProcessor(model_file=path).encode("a €", return_type="proto")
+    assert res.tokens[-3:] == [p.piece for p in proto.pieces][-3:] == ["<0xE2>", "<0x82>", "<0xAC>"]
+    assert res.original_offsets[-3:] == [(3, 4), (4, 5), (5, 6)]  # one byte each
+    assert [(p.begin + 1, p.end + 1) for p in proto.pieces][-3:] == [(3, 3), (3, 3), (3, 6)]  # sentencepiece
