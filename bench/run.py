@@ -95,7 +95,7 @@ def bench_encode(args, table: Table) -> None:
     tk_path = D / "reference/tiktoken/gpt2.tiktoken"
     ours = tokcore.load(tk_path)
     ranks = read_tiktoken_ranks(tk_path)
-    name = encoding_name_for(tk_path, len(ranks), None)
+    name = encoding_name_for(tk_path, None)
     enc = tiktoken.Encoding(name=f"bench-{name}", pat_str=ENCODINGS[name][0], mergeable_ranks=ranks,
                             special_tokens=special_tokens_for(name, len(ranks)))
     for mode, items in (("document", [text]), ("line by line", lines)):

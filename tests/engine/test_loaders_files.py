@@ -112,13 +112,17 @@ def test_tiktoken_ranks_equal_tiktoken(name):
 def test_tiktoken_encoding_choice(tmp_path):
     from pathlib import Path
 
-    assert encoding_name_for(Path("cl100k_base.tiktoken"), 100256, None) == "cl100k_base"
-    assert encoding_name_for(Path("x.tiktoken"), 50000, "cl100k") == "cl100k_base"
-    assert encoding_name_for(Path("x.tiktoken"), 199998, None) == "o200k_base"
+    # Known encodings by content (SHA-256), not by file name or vocabulary size (issue 19, class 8).
+    assert encoding_name_for(require_shared("reference", "tiktoken", "gpt2.tiktoken"), None) == "gpt2"
+    assert encoding_name_for(require_shared("reference", "tiktoken", "multilingual.tiktoken"), None) == "multilingual"
+    assert encoding_name_for(Path("x.tiktoken"), "cl100k") == "cl100k_base"
+    named = tmp_path / "cl100k_base.tiktoken"
+    named.write_bytes(b"YQ== 0\n")
+    assert encoding_name_for(named, None) is None
     from tokcore.core.errors import ConfigurationError
 
     with pytest.raises(ConfigurationError, match="unknown tiktoken encoding"):
-        encoding_name_for(Path("x.tiktoken"), 10, "nope")
+        encoding_name_for(Path("x.tiktoken"), "nope")
     bad = tmp_path / "bad.tiktoken"
     bad.write_text("IQ== 0\nnot base64! 1\n")
     with pytest.raises(TokenizerFileError, match="line 2"):

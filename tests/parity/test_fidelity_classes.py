@@ -267,3 +267,114 @@ def test_hf_unigram_keeps_hfs_double_precision(runs_of_a_model):
     oracle, tok = tokenizers.Tokenizer.from_str(json.dumps(data)), tokcore.Tokenizer.from_dict(data)
     for n in range(1, 130):
         assert tok.encode_result("a" * n).tokens == oracle.encode("a" * n).tokens, n
+
+
+# -- class 7: lone surrogates in a .tiktoken encoding ----------------------------------------------
+
+tiktoken = pytest.importorskip("tiktoken")
+
+
+def _tiktoken_oracle(path, pattern: str, specials: dict[str, int]):
+    from tiktoken.load import load_tiktoken_bpe
+
+    return tiktoken.Encoding(name="oracle", pat_str=pattern, mergeable_ranks=load_tiktoken_bpe(str(path)),
+                             special_tokens=specials)
+
+
+SURROGATE_TEXTS = ["a\ud800b", "\udfff", "x \ud83d\ude00 y", "\ud83d", "end\udc00", "two \ud800\ud800 lone"]
+
+
+def test_tiktoken_encodings_replace_lone_surrogates_as_tiktoken():
+    from tokcore.text.byte_level import R50K_PATTERN
+
+    path = require_shared("reference", "tiktoken", "gpt2.tiktoken")
+    tok, oracle = tokcore.load(path), _tiktoken_oracle(path, R50K_PATTERN, {"<|endoftext|>": 50256})
+    for text in SURROGATE_TEXTS:
+        assert tok.encode(text) == oracle.encode(text), ascii(text)
+        assert tok.encode_batch([text])[0].ids == oracle.encode(text), ascii(text)
+    res = tok.encode_result("a\ud800b", return_offsets=True)
+    assert res.raw_text == "a\ufffdb"  # offsets refer to the text tiktoken encodes
+
+
+def test_other_tokenizers_still_refuse_lone_surrogates_naming_the_position():
+    tok = tokcore.load(require_shared("reference", "hf", "gpt2", "tokenizer.json"))
+    with pytest.raises(ValueError, match="U\\+D800 at character 1"):
+        tok.encode("a\ud800b")
+
+
+# -- class 8: a .tiktoken file that is not an OpenAI encoding --------------------------------------
+
+
+def test_known_encodings_are_recognised_by_content_not_name(tmp_path):
+    from tokcore.text.byte_level import R50K_PATTERN
+
+    misnamed = tmp_path / "cl100k_base.tiktoken"  # gpt2's ranks under cl100k's name
+    misnamed.write_bytes(require_shared("reference", "tiktoken", "gpt2.tiktoken").read_bytes())
+    tok = tokcore.load(misnamed)
+    oracle = _tiktoken_oracle(misnamed, R50K_PATTERN, {"<|endoftext|>": 50256})
+    for text in ["I'LL pay 12345 dollars\n\n  now!", "don't  stop", "hello <|endoftext|> world"]:
+        assert tok.encode(text) == oracle.encode(text, allowed_special="all"), text
+
+
+def _unknown_rank_file(folder):
+    """A rank file no OpenAI encoding has (gpt2's ranks with the last one left out), named as Llama-3's."""
+    lines = require_shared("reference", "tiktoken", "gpt2.tiktoken").read_bytes().splitlines()
+    path = folder / "tokenizer.model"
+    path.write_bytes(b"\n".join(lines[:-1]) + b"\n")
+    return path, len(lines) - 1
+
+
+def test_an_unknown_rank_file_needs_its_pattern_and_special_tokens(tmp_path):
+    from tokcore.core.errors import TokenizerFileError
+    from tokcore.text.byte_level import CL100K_PATTERN
+
+    path, n = _unknown_rank_file(tmp_path)
+    with pytest.raises(TokenizerFileError, match="pattern=.*special_tokens=.*tokenizer.json") as err:
+        tokcore.load(path)
+    assert str(path) in str(err.value) and "split pattern and special tokens" in str(err.value)
+    specials = {"<|begin_of_text|>": n, "<|end_of_text|>": n + 1}
+    oracle = _tiktoken_oracle(path, CL100K_PATTERN, specials)
+    text = "I'LL pay 12345 dollars <|end_of_text|>\n\n  now!"
+    # Given as arguments...
+    tok = tokcore.load(path, pattern=CL100K_PATTERN, special_tokens=specials)
+    assert tok.encode(text) == oracle.encode(text, allowed_special="all")
+    # ...or read from the model's tokenizer.json beside the file.
+    (tmp_path / "tokenizer.json").write_text(json.dumps({
+        "added_tokens": [{"id": i, "content": c, "special": True} for c, i in specials.items()],
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": CL100K_PATTERN}, "behavior": "Isolated", "invert": False},
+            {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False}]}}))
+    assert tokcore.load(path).encode(text) == oracle.encode(text, allowed_special="all")
+
+
+# -- class 9: the offsets contract's deliberate differences, pinned --------------------------------
+
+
+def test_inserted_space_symbol_has_an_empty_span_where_hf_lends_a_neighbours():
+    path = require_shared("reference", "hf", "trained", "t5_style_unigram.json")
+    text = "x ( y"
+    res = tokcore.load(path).encode_result(text, return_offsets=True)
+    enc = tokenizers.Tokenizer.from_file(str(path)).encode(text)
+    assert res.tokens[:2] == enc.tokens[:2] == ["▁", "x"]
+    assert res.original_offsets[0] == (1, 1)  # inserted by the normalizer: no source, an empty span
+    assert enc.offsets[0] == (0, 1)  # HF: the "x" after it
+
+
+def test_a_character_composed_by_normalization_spans_its_whole_source():
+    path = require_shared("reference", "hf", "trained", "t5_style_unigram.json")
+    tok, oracle = tokcore.load(path), tokenizers.Tokenizer.from_file(str(path))
+    for text, token, ours, hf in (("cafe\u0301", "é", (4, 7), (3, 4)), ("\u1100\u1161 x", "▁가", (1, 7), (0, 1))):
+        res, enc = tok.encode_result(text, return_offsets=True), oracle.encode(text)
+        i = res.tokens.index(token)
+        assert enc.tokens[i] == token
+        assert res.original_offsets[i] == ours  # every source character it was made from (bytes, 1-based)
+        assert enc.offsets[i] == hf  # HF: the first source character only
+
+
+def test_byte_fallback_pieces_each_span_their_own_byte(whitespace_models):
+    path = whitespace_models[(True, True)]  # trained with byte_fallback
+    res = tokcore.load(path).encode_result("a €", return_offsets=True)
+    proto = spm.SentencePieceProcessor(model_file=path).encode("a €", return_type="proto")
+    assert res.tokens[-3:] == [p.piece for p in proto.pieces][-3:] == ["<0xE2>", "<0x82>", "<0xAC>"]
+    assert res.original_offsets[-3:] == [(3, 4), (4, 5), (5, 6)]  # one byte each
+    assert [(p.begin + 1, p.end + 1) for p in proto.pieces][-3:] == [(3, 3), (3, 3), (3, 6)]  # sentencepiece

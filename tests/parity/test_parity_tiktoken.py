@@ -22,7 +22,7 @@ FILES = ["gpt2.tiktoken", "multilingual.tiktoken"]
 
 def oracle_for(path):
     ranks = read_tiktoken_ranks(path)
-    name = encoding_name_for(path, len(ranks), None)
+    name = encoding_name_for(path, None)
     return tiktoken.Encoding(name=f"oracle-{name}", pat_str=ENCODINGS[name][0], mergeable_ranks=ranks,
                              special_tokens=special_tokens_for(name, len(ranks)))
 

@@ -79,7 +79,10 @@ def test_valid_tiktoken_base_loads_and_matches_tiktoken(tmp_path):
     from tokcore.text.byte_level import R50K_PATTERN
 
     path = write(tmp_path, "r.tiktoken", valid_tiktoken())
-    tok = tokcore.load(path)
+    # Not an OpenAI encoding: its split pattern and special tokens must be given (issue 19, class 8).
+    with pytest.raises(TokenizerFileError, match="pattern="):
+        tokcore.load(path)
+    tok = tokcore.load(path, pattern=R50K_PATTERN, special_tokens={"<|endoftext|>": 50256})
     oracle = tiktoken.Encoding("t", pat_str=R50K_PATTERN, mergeable_ranks=read_tiktoken_ranks(path),
                                special_tokens={"<|endoftext|>": 50256})
     for text in ("ab the abab", "é the\n", ""):

@@ -2,7 +2,8 @@
 
 A directory is searched in a fixed order (``tokenizer.json``/``tokcore.json``, then
 ``vocab.json`` + ``merges.txt``, ``vocab.txt``, one ``*.model``, one ``*.tiktoken``); a file is
-recognised by its name, then by its content. ``hf:NAME`` reads a Hugging Face Hub repository from
+recognised by its name, then by its content (a ``.model`` holding tiktoken ranks, as Llama-3's
+``tokenizer.model``, is read as ``.tiktoken``). ``hf:NAME`` reads a Hugging Face Hub repository from
 the local ``huggingface_hub`` cache and ``tiktoken:NAME`` one of tiktoken's encodings from
 tiktoken's cache (``download=True`` allows fetching either; ``loaders.hub``,
 ``loaders.tiktoken_cache``). Every failure says
@@ -125,6 +126,8 @@ def _load_path(path: Path, **options):
         return load_gpt2_files(vocab, path)
     if suffix == ".txt":
         kind = "vocab_txt"
+    if kind == "sentencepiece" and _sniff(path) == "tiktoken":
+        kind = "tiktoken"  # Llama-3's tokenizer.model is a tiktoken rank file (a ModelProto starts with 0x0a)
     if kind is None:
         kind = _sniff(path)
     if kind == "json":
@@ -141,7 +144,7 @@ def _load_path(path: Path, **options):
     if kind == "tiktoken":
         from .tiktoken_file import load_tiktoken
 
-        return load_tiktoken(path, **{k: v for k, v in options.items() if k in ("encoding", "special_tokens")})
+        return load_tiktoken(path, **{k: v for k, v in options.items() if k in ("encoding", "special_tokens", "pattern")})
     raise TokenizerFileError(path, f"unknown tokenizer file type {path.suffix or '(no extension)'!r}",
                              fix=f"Expected {EXPECTED}.")
 

@@ -32,7 +32,8 @@ SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
 _FLT_MIN = 1.1754943508222875e-38  # sentencepiece starts max_score at FLT_MIN (the smallest normal float)
 _U = 2.0**-24  # float32's unit roundoff
-_WORD_CACHE = 50_000
+_WORD_CACHE = 50_000  # distinct words kept; words of _MAX_CACHED_CHARS or more are never kept
+_MAX_CACHED_CHARS = 256
 
 
 def f32(x: float) -> float:
@@ -100,7 +101,7 @@ class SentencePieceUnigram(Unigram):
             entry = self._words.get(word)
             if entry is None:
                 entry = self._word_exact(word)
-                if len(self._words) < _WORD_CACHE:
+                if len(word) < _MAX_CACHED_CHARS and len(self._words) < _WORD_CACHE:
                     self._words[word] = entry
             word_segs, margin, score = entry
             # Every path score carries at most len(word) + 1 float32 roundings at this magnitude.
