@@ -152,4 +152,5 @@ def load_rows(args, table: Table) -> None:
 
 
 def _short(path: Path) -> str:
-    return f"{path.parent.name}/{path.name}"
+    """``gpt2/tokenizer.json``; a ``.model`` by its own (longer) name alone."""
+    return path.name if path.suffix == ".model" else f"{path.parent.name}/{path.name}"

@@ -37,7 +37,7 @@ def test_the_quick_benchmark_prints_every_row_against_every_peer():
                        ("+ read lists", "sentencepiece Unigram .model, document"),
                        ("encode ids only", "tiktoken gpt2 ranks, line by line"),
                        ("load", "gpt2/tokenizer.json"),
-                       ("load", "sentencepiece/botchan_en_unigram_1000.model"),
+                       ("load", "botchan_en_unigram_1000.model"),
                        ("warm, read", "Llama-style byte-fallback BPE"),
                        ("cold, read", "Llama-style byte-fallback BPE"),
                        ("cold, read", "sentencepiece BPE .model")]:

@@ -121,3 +121,14 @@ def test_import_tokcore_imports_neither_the_app_nor_optional_libraries():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"import tokcore pulled in: {out.stdout.strip()}"
+
+
+def test_every_tokcore_folder_says_what_lives_there_and_what_it_leaves_out():
+    import ast
+
+    missing = []
+    for init in sorted((ROOT / "tokcore").glob("*/__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        if len(doc.splitlines()) < 2 or not ("Left out" in doc or "leaves out" in doc):
+            missing.append(str(init.relative_to(ROOT)))
+    assert not missing, f"these folders' __init__ docstrings lack what lives there or a 'Left out:' line: {missing}"

@@ -1,6 +1,9 @@
 """Trainers: learn a vocabulary from a corpus and return the steps as data (nothing prints).
 
 One module per family; each returns a ``TrainResult(tokenizer, steps)``.
+
+Left out: the models the trained vocabularies feed (``tokcore.models``) and any drawing of the
+steps (the app's ``tokapp.training``).
 """
 
 from .base import TrainResult, count_words
