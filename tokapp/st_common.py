@@ -78,16 +78,16 @@ def load_tokenizer(spec: samples.SampleSpec):
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
-def _cached_view(cache_key: str, text: str, split_special: bool, add_special_tokens: bool,
+def _cached_view(cache_key: str, text: str, split_special: bool, add_special_tokens: bool, padding: bool,
                  _spec: samples.SampleSpec) -> tokens.TokenView:
     return tokens.build_view(load_tokenizer(_spec), text, split_special=split_special,
-                             add_special_tokens=add_special_tokens)
+                             add_special_tokens=add_special_tokens, padding=padding)
 
 
 def token_view(spec: samples.SampleSpec, text: str, *, split_special: bool = False,
-               add_special_tokens: bool = True) -> tokens.TokenView:
-    """``tokens.build_view`` for ``spec``, cached by (cache key, text, options)."""
-    return _cached_view(spec.cache_key, text, split_special, add_special_tokens, spec)
+               add_special_tokens: bool = True, padding: bool = False) -> tokens.TokenView:
+    """``tokens.build_view`` for ``spec``, cached by (cache key, text, options); padding off unless asked."""
+    return _cached_view(spec.cache_key, text, split_special, add_special_tokens, padding, spec)
 
 
 # ---------------------------------------------------------------- widgets
