@@ -3,11 +3,13 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import html, st_common
+from tokapp import html, st_common, st_display, st_share
+from tokapp.markdown import md_code
 from tokapp.tokens import special_token_strings, table_records
 
 P = "pg"  # widget key prefix of this page
 SHARE_TEXT_LIMIT = 600  # longer texts are not put in the link
+TEXT_CAP = 20_000  # characters encoded, however the text arrives (typed, pasted, or from a link)
 DEFAULT_TEXT = "Hello, world!\tTabs and\nnewlines count too.\nThe cat sat. <UNK> is special; é is not ASCII."
 PARSE, PLAIN = "Parse special tokens", "Encode them as plain text"
 
@@ -16,33 +18,44 @@ st.title("Playground")
 st.caption("Type text, pick a tokenizer, and see each token over the text with its id, bytes and offsets.")
 
 with st.sidebar:
+    linked = st.query_params.get(f"{P}_tok")
+    known = {sp.key for sp in st_common.available_specs()}
+    if linked and linked not in known and f"{P}_tok" not in st.session_state:
+        st.info(f"The link names a tokenizer this session does not have ({linked}): uploaded or "
+                "session-trained tokenizers do not travel in links, so the default is shown.", icon=":material/link:")
     spec = st_common.tokenizer_picker(P)
     palette, show_ids = st_common.display_options()
 
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)
-text = st.text_area("Text", key=f"{P}_text", height=140, max_chars=20_000,
-                    help="Ctrl+Enter (or click outside) to tokenize.")
+text = st.text_area("Text", key=f"{P}_text", height=140,
+                    help=f"Ctrl+Enter (or click outside) to tokenize. Up to {TEXT_CAP:,} characters are encoded.")
 if len(text) <= SHARE_TEXT_LIMIT:
     st.query_params[f"{P}_text"] = text
 else:
     st.query_params.pop(f"{P}_text", None)
+text = st_display.capped(text, TEXT_CAP)
 
 left, middle, right = st.columns([2, 1, 1])
 mode = left.segmented_control("Special tokens in the text", [PARSE, PLAIN], default=PARSE, required=True,
                               key=f"{P}_special", bind="query-params",
                               help="Parse: a special token typed in the text is one token. Plain: it is split "
                                    "like any other text.")
-add_special = middle.toggle("Add template tokens", value=True, key=f"{P}_add_special",
+add_special = middle.toggle("Add template tokens", value=True, key=f"{P}_add_special", bind="query-params",
                             help="Tokens the post-processor inserts (e.g. [CLS]); they have the (0, 0) sentinel span.")
 coords = right.radio("Draw over", ["tokenization text", "raw input"], key=f"{P}_coords", horizontal=True,
+                     bind="query-params",
                      help="Tokenization text: what the offsets point into (after normalization). "
                           "Raw input: spans mapped back through the normalizer's alignment.")
 
+pad_col, units_col = st.columns(2)
+padding = st_display.padding_switch(P, where=pad_col)
+both_units = st_display.units_switch(P, where=units_col)
+
 try:
     tokenizer = st_common.load_tokenizer(spec)
-    parsed = st_common.token_view(spec, text, split_special=False, add_special_tokens=add_special)
-    plain = st_common.token_view(spec, text, split_special=True, add_special_tokens=add_special)
+    parsed = st_common.token_view(spec, text, split_special=False, add_special_tokens=add_special, padding=padding)
+    plain = st_common.token_view(spec, text, split_special=True, add_special_tokens=add_special, padding=padding)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
@@ -58,7 +71,7 @@ c5.metric("Special / unknown", f"{counts.special} / {counts.unknown}")
 
 st.html(html.legend_html(palette))
 st.html(html.tokens_html(view, coords="view" if coords == "tokenization text" else "original",
-                         palette=palette, show_ids=show_ids))
+                         palette=palette, show_ids=show_ids, both_units=both_units))
 if view.view_text != view.raw_text:
     st.caption(f"The tokenizer normalizes the text first: {counts.view_characters} characters, "
                f"{counts.view_bytes} bytes in the tokenization text the offsets point into.")
@@ -69,7 +82,7 @@ delta = len(plain) - len(parsed)
 st.write(f"Parsed: **{len(parsed)}** tokens · plain text: **{len(plain)}** tokens · "
          f"delta **{delta:+d}** when special tokens are encoded as plain text.")
 if specials:
-    st.caption("Special tokens of this tokenizer: " + ", ".join(f"`{s}`" for s in specials[:20]))
+    st.caption("Special tokens of this tokenizer: " + ", ".join(md_code(s) for s in specials[:20]))
 col_parsed, col_plain = st.columns(2)
 with col_parsed:
     st.markdown(f"**{PARSE}** ({len(parsed)})")
@@ -82,6 +95,16 @@ with st.expander("Byte view per token", expanded=False):
     st.html(html.byte_view_html(view, palette=palette))
 
 st.subheader("Tokens")
-st.caption("offsets: 1-based, half-open UTF-8 byte spans in the tokenization text; (0, 0) means inserted, "
-           "no source. original offsets: the same span in the raw input.")
-st.dataframe(pd.DataFrame(table_records(view)), hide_index=True, width="stretch")
+st.caption("offsets: UTF-8 bytes, 1-based, half-open, in the tokenization text; (0, 0) means inserted, "
+           "no source. raw-input offsets: the same span in the raw input. Switch on “Offsets in characters too” "
+           "for 0-based character positions.")
+st.dataframe(pd.DataFrame(table_records(view, both_units=both_units)), hide_index=True, width="stretch")
+
+left_out = []
+if len(text) > SHARE_TEXT_LIMIT:
+    left_out.append(f"the text ({len(text):,} characters; a link carries {SHARE_TEXT_LIMIT})")
+if spec.kind in ("session", "upload"):
+    left_out.append(f"the tokenizer “{spec.label}” (uploaded or trained in this session)")
+st_share.share_box(st_share.current_params(),
+                   note=("This link cannot carry " + " and ".join(left_out) + ": the reader gets the default.")
+                   if left_out else None)

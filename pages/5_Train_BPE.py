@@ -4,6 +4,7 @@ a held-out sentence, the merge table and the compression curve at every step).""
 import streamlit as st
 
 from tokapp import st_training, train_figures, training
+from tokapp.markdown import md_code
 
 P = "tb"  # widget key prefix of this page
 
@@ -16,11 +17,11 @@ with st.sidebar:
     corpus = st_training.corpus_picker(P)
     level = st.radio("Symbols", ["characters", "bytes"], key=f"{P}_level", horizontal=True, bind="query-params",
                      help="Bytes: GPT-2's byte-level alphabet (256 symbols) and its pre-tokenizer.")
-    vocab_size = st.number_input("Vocabulary size", 8, 50_000, 30, key=f"{P}_vocab", bind="query-params",
-                                 help="Counts everything: [UNK], the alphabet and one token per merge.")
     pre = st.selectbox("Pre-tokenizer", ["whitespace", "whitespace_split", "bert", "metaspace"],
                        format_func=training.PRE_TOKENIZERS.get, key=f"{P}_pre", bind="query-params",
                        disabled=level == "bytes")
+    vocab_size = (st_training.vocab_input(P, "bpe", corpus, pre_tokenizer=pre, byte_level=level == "bytes")
+                  if corpus is not None else 0)
     min_freq = st.number_input("Minimum pair count", 1, 1000, 1, key=f"{P}_minf", bind="query-params")
 
 if corpus is None:
@@ -35,7 +36,8 @@ k, show_candidates = st_training.merge_step(P, run, held_out)
 
 current = run.steps[k - 1] if k else None
 if current is not None:
-    st.markdown(f"### Merge {k}: `{current.left}` + `{current.right}` → `{current.merged}` (count {current.count})")
+    st.markdown(f"### Merge {k}: {md_code(current.left)} + {md_code(current.right)} → {md_code(current.merged)} "
+                f"(count {current.count})")
 else:
     st.markdown("### Before any merge: every word is split into single symbols")
 
@@ -48,12 +50,12 @@ with right:
     if not show_candidates:
         st.info("The pair counts before the hidden merge are not shown: count the pairs in the words yourself.")
     elif table:
-        fig = train_figures.candidate_animation(run.result.details.get("pair_counts_top") or [], index)
+        fig = train_figures.candidate_chart(training.candidate_tables(run), index)
         st.plotly_chart(fig, key=f"{P}_pairs_chart")
         ties = training.ties_of(table, 2)
         if ties:
-            st.warning(f"Tie at count {table[0][2]}: " + ", ".join(f"`{a}` + `{b}`" for a, b, _ in ties) +
-                       f" occur as often as `{table[0][0]}` + `{table[0][1]}`. The rule used (Hugging Face's "
+            st.warning(f"Tie at count {table[0][2]}: " + ", ".join(f"{md_code(a)} + {md_code(b)}" for a, b, _ in ties) +
+                       f" occur as often as {md_code(table[0][0])} + {md_code(table[0][1])}. The rule used (Hugging Face's "
                        "BpeTrainer): the pair whose ids come first wins, so alphabet symbols beat newer merged "
                        "tokens. Notes that break the tie another way follow another rule.",
                        icon=":material/balance:")

@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from tokapp import st_training, train_figures, train_html, training
+from tokapp.markdown import md_code
 
 P = "tw"  # widget key prefix of this page
 
@@ -15,10 +16,9 @@ st.caption("WordPiece merges the pair with the best score f(ab) / (f(a) × f(b))
 
 with st.sidebar:
     corpus = st_training.corpus_picker(P)
-    vocab_size = st.number_input("Vocabulary size", 8, 50_000, 100, key=f"{P}_vocab", bind="query-params",
-                                 help="Counts everything: [UNK], the alphabet (with ## variants) and the merges.")
     pre = st.selectbox("Pre-tokenizer", ["whitespace", "bert", "whitespace_split"],
                        format_func=training.PRE_TOKENIZERS.get, key=f"{P}_pre", bind="query-params")
+    vocab_size = st_training.vocab_input(P, "wordpiece", corpus, pre_tokenizer=pre) if corpus is not None else 0
     min_freq = st.number_input("Minimum pair count", 1, 1000, 1, key=f"{P}_minf", bind="query-params")
 
 if corpus is None:
@@ -33,7 +33,7 @@ k, show_scores = st_training.merge_step(P, run, held_out)
 
 current = run.steps[k - 1] if k else None
 if current is not None:
-    st.markdown(f"### Merge {k}: `{current.left}` + `{current.right}` → `{current.merged}` "
+    st.markdown(f"### Merge {k}: {md_code(current.left)} + {md_code(current.right)} → {md_code(current.merged)} "
                 f"(score {current.count}/({current.left_frequency}×{current.right_frequency}) = {current.score:.4g})")
 else:
     st.markdown("### Before any merge: every word is split into characters, ## marks the non-initial ones")
@@ -54,11 +54,10 @@ with right:
                      column_config={"score": st.column_config.NumberColumn(format="%.5f")})
         ties = training.ties_of(table, 5)
         if ties:
-            st.warning(f"Tie at score {table[0][5]:.5g}: " + ", ".join(f"`{r[0]}` + `{r[1]}`" for r in ties) +
+            st.warning(f"Tie at score {table[0][5]:.5g}: " + ", ".join(f"{md_code(r[0])} + {md_code(r[1])}" for r in ties) +
                        " score the same. The rule used: the pair seen first in the corpus (words in first-seen "
                        "order, pairs left to right) wins.", icon=":material/balance:")
-        fig = train_figures.candidate_animation(run.result.details.get("candidates") or [], index, value_index=5,
-                                                value_name="score")
+        fig = train_figures.candidate_chart(training.candidate_tables(run), index, value_index=5, value_name="score")
         st.plotly_chart(fig, key=f"{P}_scores_chart")
     elif run.steps:
         st.caption("Score tables per step are not recorded for corpora this large.")
@@ -73,6 +72,6 @@ if word.strip():
     model = training.tokenizer_at(run, k).model
     trace = model.explain(word.strip().split()[0])
     st.html(train_html.wordpiece_trace_html(trace))
-    st.write("Tokens: " + " ".join(f"`{t[1]}`" for t in model.tokenize(word.strip().split()[0])))
+    st.markdown("Tokens: " + " ".join(md_code(t[1]) for t in model.tokenize(word.strip().split()[0])))
 
 st_training.save_and_export(P, run.tokenizer, f"wordpiece-{settings.vocab_size}")

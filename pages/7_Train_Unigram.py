@@ -8,23 +8,21 @@ import pandas as pd
 import streamlit as st
 
 from tokapp import classroom, st_training, train_figures, training
+from tokapp.markdown import md_code
+from tokapp.training.defaults import unigram_defaults
 from tokapp.visible import visible
 
 P = "tu"  # widget key prefix of this page
-DEFAULT_VOCAB = {"classic": 10}
-VOCAB_KEY = f"{P}_vocab"
-PRE_KEY = f"{P}_pre"
+VOCAB_KEY, PRE_KEY, SHRINK_KEY, SEED_KEY = f"{P}_vocab", f"{P}_pre", f"{P}_shrink", f"{P}_seed"
 
 
-def default_vocab(choice: str) -> int:
-    return DEFAULT_VOCAB.get(choice, 200)
-
-
-def reset_vocab() -> None:
-    """A new corpus gets its own defaults: the classic words stay bare (no ▁), as in the course."""
-    choice = st.session_state.get(f"{P}_corpus", "classic")
-    st.session_state[VOCAB_KEY] = default_vocab(choice)
-    st.session_state[PRE_KEY] = "whitespace" if choice == "classic" else "metaspace"
+def reset_defaults() -> None:
+    """A new corpus gets its own defaults (several EM + pruning rounds); the classic words stay bare (no ▁)."""
+    chosen = unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
+    st.session_state[VOCAB_KEY] = chosen.vocab_size
+    st.session_state[PRE_KEY] = chosen.pre_tokenizer
+    st.session_state[SHRINK_KEY] = chosen.shrinking_factor
+    st.session_state[SEED_KEY] = chosen.seed_size
 
 
 st_training.page_setup()
@@ -33,20 +31,28 @@ st.caption("Unigram starts from a large seed vocabulary, fits piece probabilitie
            "whose removal raises the corpus loss least, round after round, until the vocabulary is small enough.")
 
 with st.sidebar:
-    corpus = st_training.corpus_picker(P, on_change=reset_vocab)
-    if VOCAB_KEY not in st.session_state and VOCAB_KEY not in st.query_params:
-        reset_vocab()
-    if PRE_KEY not in st.session_state and PRE_KEY not in st.query_params:
-        reset_vocab()
-    vocab_size = st.number_input("Vocabulary size", 2, 50_000, key=VOCAB_KEY, bind="query-params",
+    corpus = st_training.corpus_picker(P, on_change=reset_defaults)
+    first = unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
+    for key, value in ((VOCAB_KEY, first.vocab_size), (PRE_KEY, first.pre_tokenizer),
+                       (SHRINK_KEY, first.shrinking_factor), (SEED_KEY, first.seed_size)):
+        if key not in st.session_state and key not in st.query_params:  # a link's value wins
+            st.session_state[key] = value
+    vocab_size = st.number_input("Vocabulary size (target)", 2, 50_000, key=VOCAB_KEY, bind="query-params",
                                  help="Counts everything, [UNK] included; pruning stops at 1.1 × this.")
     pre = st.selectbox("Pre-tokenizer", ["metaspace", "whitespace", "whitespace_split"],
                        format_func=training.PRE_TOKENIZERS.get, key=PRE_KEY, bind="query-params",
                        help="Metaspace keeps spaces as ▁ at word starts, as sentencepiece does.")
+    shrink = st.slider("Shrinking factor", 0.5, 0.95, step=0.05, key=SHRINK_KEY, bind="query-params",
+                       help="Each round keeps this share of the pieces (the most useful ones): closer to 1 means "
+                            "gentler pruning and more rounds.")
+    seed_size = st.number_input("Seed pieces (at most)", 10, 1_000_000, step=100, key=SEED_KEY, bind="query-params",
+                                help="The most frequent substrings the loop starts from (characters always stay).")
+    st.caption("Defaults are chosen per corpus so the loop runs several EM + pruning rounds.")
 
 if corpus is None:
     st.stop()
-settings = training.Settings("unigram", int(vocab_size), pre)
+settings = training.Settings("unigram", int(vocab_size), pre, seed_size=int(seed_size),
+                            shrinking_factor=round(float(shrink), 2))
 run = st_training.train(corpus, settings)
 if run is None:
     st.stop()
@@ -61,9 +67,7 @@ c4.metric("Final loss", f"{details['final_loss']:.2f}", help="Negative log-likel
 if not rounds:
     st.info("The seed is already small enough: no pruning round ran. Lower the vocabulary size to see pruning.")
 
-st.plotly_chart(train_figures.em_loss_figure(details["em_losses"], 2), key=f"{P}_em_chart")
-
-st.subheader("Pruning rounds")
+st.subheader("The loop, round by round: EM, then pruning")
 class_on = st.toggle("Classroom mode", key=f"{P}_class", help="Hide the next round and guess a piece it removes.")
 if class_on:
     state = st_training.classroom_state(P, rounds, "removed")
@@ -71,8 +75,10 @@ if class_on:
     state = st_training.classroom_panel(P, state, answer, what="round")
     r = classroom.visible_steps(state)
 else:
-    r = st_training.step_controls(P, rounds, label="pruning rounds done", default=rounds)
-st.plotly_chart(train_figures.pruning_figure(sizes, losses, r), key=f"{P}_pruning_chart")
+    r = st_training.step_controls(P, rounds, label="pruning rounds done", default=0)
+em_col, prune_col = st.columns(2)
+em_col.plotly_chart(train_figures.em_loss_figure(details["em_losses"], 2, current_round=r), key=f"{P}_em_chart")
+prune_col.plotly_chart(train_figures.pruning_figure(sizes, losses, r), key=f"{P}_pruning_chart")
 if r:
     step = run.steps[r - 1]
     st.markdown(f"### Round {r}: {len(step.removed)} pieces pruned, {len(step.dropped)} dropped by EM, "
@@ -83,7 +89,7 @@ if r:
         st.dataframe(pd.DataFrame([{"piece": visible(p), "loss delta": d} for p, d in step.removed_losses]),
                      hide_index=True, width="stretch", height=min(300, 35 * (len(step.removed_losses) + 1) + 3))
         if step.dropped:
-            st.caption("Dropped by EM (expected count below 0.5): " + ", ".join(f"`{visible(p)}`" for p in step.dropped[:60]))
+            st.caption("Dropped by EM (expected count below 0.5): " + ", ".join(md_code(p) for p in step.dropped[:60]))
 else:
     st.markdown("### Round 0: the seed vocabulary after EM")
 
@@ -130,7 +136,7 @@ piece = training.first_piece(run.tokenizer, word.strip()) if word.strip() else "
 if piece:
     model = run.tokenizer.model
     if piece != word.strip():
-        st.caption(f"The model sees `{visible(piece)}` (the pre-tokenizer's first piece).")
+        st.caption(f"The model sees {md_code(piece)} (the pre-tokenizer's first piece).")
     st.plotly_chart(train_figures.lattice_figure(model.explain(piece)), key=f"{P}_lattice")
     left, right = st.columns(2)
     with left:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from html import escape
 
 from . import colors
-from .tokens import TokenRow, TokenView, row_kind, span_label
-from .visible import hex_bytes, visible, visible_segments
+from .byte_label import byte_piece_html, owner_chars
+from .tokens import BYTE_SPAN, CHAR_SPAN, TokenRow, TokenView, char_span, row_kind, span_label
+from .visible import visible, visible_segments
 
 STYLE = """
 .tk-strip{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:15px;line-height:2.1;
@@ -24,11 +25,14 @@ STYLE = """
 .tk-id{font-size:10px;color:#495057;line-height:1.1}
 .tk-ws{color:#868e96}
 .tk-bytes-hex{color:#862e9c;font-size:12px}
+.tk-bytes-of{color:#495057;font-size:11px}
 .tk-special{background:#5f3dc4 !important;color:#fff;font-weight:600}
-.tk-special .tk-id,.tk-special .tk-ws{color:#e5dbff}
+.tk-special .tk-id,.tk-special .tk-ws,.tk-special .tk-byte,.tk-special .tk-bspan,.tk-special .tk-bytes-hex,
+.tk-special .tk-bytes-of{color:#fff}
 .tk-inserted{background:#fff !important;border:2px dashed #5f3dc4;color:#5f3dc4;font-style:italic}
 .tk-inserted .tk-id{color:#5f3dc4}
 .tk-unknown{border:2px solid #e03131}
+.tk-unk-mark{font-size:10px;color:#c92a2a;line-height:1.1}
 .tk-empty{border:2px dotted #495057;min-width:8px}
 .tk-overlap{outline:2px dotted #f08c00;outline-offset:-1px}
 .tk-gap{color:#868e96;text-decoration:line-through;white-space:pre}
@@ -57,24 +61,30 @@ def _segments_html(text: str) -> str:
     return "".join(parts)
 
 
-def _bytes_html(data: bytes) -> str:
-    """Bytes that are not whole characters, as hex in guillemets."""
-    return f'<span class="tk-bytes-hex">‹{hex_bytes(data)}›</span>'
-
-
-def _piece_html(data: bytes) -> tuple[str, int]:
-    """(HTML of the bytes ``data``, how many newlines they hold). Cut characters are shown as hex."""
+def _piece_html(data: bytes, start: int, stop: int) -> tuple[str, int]:
+    """(HTML of ``data[start:stop]``, how many newlines it holds). Cut characters: their bytes and the
+    character they belong to (``tokapp.byte_label``, the app's one byte renderer)."""
+    piece = data[start:stop]
     try:
-        text = data.decode("utf-8")
+        text = piece.decode("utf-8")
     except UnicodeDecodeError:
-        return _bytes_html(data), 0
+        return byte_piece_html(piece, owner_chars(data, start, stop)), 0
     return _segments_html(text), text.count("\n")
 
 
-def _title(row: TokenRow) -> str:
-    parts = [f"#{row.index}", f"id {row.id}", f"token {visible(row.token)}", f"offsets {span_label(row.offset)}",
-             f"original {span_label(row.original)}"]
-    if row.special:
+def _title(row: TokenRow, view: TokenView | None = None, *, both_units: bool = False) -> str:
+    parts = [f"#{row.index}", f"id {row.id}", f"token {visible(row.token)}",
+             f"offsets {span_label(row.offset)} ({BYTE_SPAN})", f"raw-input offsets {span_label(row.original)} "
+             f"({BYTE_SPAN})"]
+    if both_units and view is not None:
+        for name, text, span in (("offsets", view.view_text, row.offset), ("raw-input offsets", view.raw_text,
+                                                                            row.original)):
+            chars = char_span(text, span)
+            parts.append(f"{name} {'–' if chars is None else span_label(chars)} ({CHAR_SPAN})")
+    if row.normalized_unknown:
+        parts.append(f"unknown character {visible(row.original_text or '')}: the normalizer wrote {row.token} "
+                     "for it (not typed in the text)")
+    elif row.special:
         parts.append("special")
     if row.inserted:
         parts.append("inserted by the template: no source span")
@@ -83,13 +93,15 @@ def _title(row: TokenRow) -> str:
     return escape(" · ".join(parts), quote=True)
 
 
-def _chip(row: TokenRow, inner: str, *, background: str | None, extra: str = "", show_ids: bool = True) -> str:
+def _chip(row: TokenRow, inner: str, *, background: str | None, extra: str = "", show_ids: bool = True,
+          title: str = "") -> str:
     kind = row_kind(row)
-    classes = f"tk-tok tk-{kind}{extra}"
+    classes = f"tk-tok tk-{kind}{extra}" + (" tk-normalized-unk" if row.normalized_unknown else "")
     style = f' style="background:{background}"' if background and kind not in ("special", "inserted") else ""
     ident = f'<span class="tk-id">{row.id}</span>' if show_ids else ""
-    return (f'<span class="{classes}"{style} title="{_title(row)}" data-index="{row.index}">'
-            f'<span class="tk-txt">{inner}</span>{ident}</span>')
+    mark = '<span class="tk-unk-mark">unknown</span>' if row.normalized_unknown else ""
+    return (f'<span class="{classes}"{style} title="{title or _title(row)}" data-index="{row.index}">'
+            f'<span class="tk-txt">{inner}</span>{mark}{ident}</span>')
 
 
 def tokens_html(
@@ -99,8 +111,12 @@ def tokens_html(
     palette: str = colors.DEFAULT_PALETTE,
     show_ids: bool = True,
     max_tokens: int | None = 2000,
+    both_units: bool = False,
 ) -> str:
     """The text drawn as a strip of token chips, each with its id underneath.
+
+    Tooltips give every span with its unit and base (``both_units``: 0-based characters too). A ``<UNK>``
+    the normalizer wrote for a character it cannot encode is drawn as that character, marked unknown.
 
     ``coords="view"`` draws the tokenization text under the contract offsets; ``"original"``
     draws the raw input under ``original_offsets``. Text no token covers is shown struck
@@ -116,19 +132,23 @@ def tokens_html(
     k = 0
     for row in rows:
         span = row.offset if coords == "view" else row.original
+        title = _title(row, view, both_units=both_units)
         if row.inserted or span == (0, 0):
-            out.append(_chip(row, _segments_html(row.token), background=None, show_ids=show_ids))
+            out.append(_chip(row, _segments_html(row.token), background=None, show_ids=show_ids, title=title))
             continue
         start, stop = span[0] - 1, span[1] - 1
         if start > cursor:
-            gap, newlines = _piece_html(data[cursor:start])
+            gap, newlines = _piece_html(data, cursor, start)
             out.append(f'<span class="tk-gap" title="not covered by any token">{gap}</span>' + "<br>" * newlines)
         extra = " tk-overlap" if start < cursor else ""
-        if stop <= start:
+        if row.normalized_unknown:
+            inner, newlines = _segments_html(row.original_text or ""), 0  # the source character, not "<UNK>"
+        elif stop <= start:
             inner, newlines = _segments_html(row.token), 0
         else:
-            inner, newlines = _piece_html(data[start:stop])
-        out.append(_chip(row, inner, background=colors.token_color(k, palette), extra=extra, show_ids=show_ids))
+            inner, newlines = _piece_html(data, start, stop)
+        out.append(_chip(row, inner, background=colors.token_color(k, palette), extra=extra, show_ids=show_ids,
+                         title=title))
         out.append("<br>" * newlines)
         if not row.special:
             k += 1
@@ -136,7 +156,7 @@ def tokens_html(
     if len(rows) < len(view.rows):
         out.append(f'<span class="tk-more">… {len(view.rows) - len(rows)} more tokens not drawn</span>')
     elif cursor < len(data):
-        gap, _ = _piece_html(data[cursor:])
+        gap, _ = _piece_html(data, cursor, len(data))
         out.append(f'<span class="tk-gap" title="not covered by any token">{gap}</span>')
     if not view.rows and not text:
         out.append('<span class="tk-more">(empty text: no tokens)</span>')
@@ -146,10 +166,17 @@ def tokens_html(
 def byte_view_html(view: TokenView, *, palette: str = colors.DEFAULT_PALETTE, max_tokens: int | None = 500) -> str:
     """One block per token: the token, the UTF-8 bytes it covers in hex, its contract span."""
     rows = view.rows if max_tokens is None else view.rows[:max_tokens]
+    data = view.view_text.encode("utf-8")
     blocks = []
     k = 0
     for row in rows:
         kind = row_kind(row)
+        if row.normalized_unknown:
+            shown = _segments_html(row.original_text or "")
+        elif row.inserted or not row.piece:
+            shown = _segments_html(row.token)
+        else:  # what the token covers, never its byte-alphabet spelling (no "Ã©" mojibake)
+            shown, _ = _piece_html(data, row.offset[0] - 1, row.offset[1] - 1)
         if kind in ("special", "inserted"):
             style = ""
         else:
@@ -163,9 +190,9 @@ def byte_view_html(view: TokenView, *, palette: str = colors.DEFAULT_PALETTE, ma
             cells = "".join(f'<span class="tk-byte">{b:02X}</span>' for b in row.piece)
         blocks.append(
             f'<div class="tk-bblock tk-{kind}"{style} title="{_title(row)}">'
-            f'<div class="tk-btok">{_segments_html(row.token)}</div>'
+            f'<div class="tk-btok">{shown}</div>'
             f"<div>{cells}</div>"
-            f'<div class="tk-bspan">{escape(span_label(row.offset))} · id {row.id}</div></div>'
+            f'<div class="tk-bspan">bytes {escape(span_label(row.offset))} (1-based) · id {row.id}</div></div>'
         )
     if len(rows) < len(view.rows):
         blocks.append(f'<div class="tk-more">… {len(view.rows) - len(rows)} more tokens</div>')
@@ -178,7 +205,9 @@ def legend_html(palette: str = colors.DEFAULT_PALETTE) -> str:
     items = [
         f'<span class="tk-tok" style="background:{a}"><span class="tk-txt">tok</span></span>'
         f'<span class="tk-tok" style="background:{b}"><span class="tk-txt">en</span></span> ordinary (alternating)',
-        '<span class="tk-tok tk-special"><span class="tk-txt">[SPECIAL]</span></span> special, found in the text',
+        '<span class="tk-tok tk-special"><span class="tk-txt">[SPECIAL]</span></span> special, typed in the text',
+        '<span class="tk-tok tk-unknown"><span class="tk-txt">é</span><span class="tk-unk-mark">unknown</span></span>'
+        ' unknown character (the normalizer wrote the unknown token for it)',
         '<span class="tk-tok tk-inserted"><span class="tk-txt">[CLS]</span></span> inserted, span (0, 0)',
         '<span class="tk-tok tk-unknown"><span class="tk-txt">?</span></span> unknown',
         '<span class="tk-gap">gap</span> covered by no token',

@@ -17,7 +17,9 @@ import pandas as pd
 import streamlit as st
 
 from . import classroom, html, st_common, train_html, training
+from .markdown import md_text
 from .tokens import build_view
+from .training.defaults import base_vocab, default_vocab
 
 SHARE_TEXT_LIMIT = 600  # pasted corpora longer than this are not put in the link
 PLAY_SECONDS = 1.5
@@ -58,6 +60,44 @@ def corpus_picker(prefix: str, *, default: str = "classic", on_change=None) -> t
     except (ValueError, OSError) as exc:
         st_common.show_error(exc)
         return None
+
+
+# ----------------------------------------------------------------------------- vocabulary size
+@st.cache_data(show_spinner=False, max_entries=64)
+def _sizes(run_key: str, family: str, pre_tokenizer: str, byte_level: bool, _corpus: training.Corpus) -> tuple[int, int]:
+    """(base vocabulary, default size) for a corpus, cached by its plain-string key."""
+    words = training.word_counts(_corpus, "byte_level" if byte_level else pre_tokenizer)
+    return (base_vocab(family, words, byte_level=byte_level),
+            default_vocab(family, _corpus, byte_level=byte_level, pre_tokenizer=pre_tokenizer))
+
+
+def vocab_input(prefix: str, family: str, corpus: training.Corpus, *, pre_tokenizer: str,
+                byte_level: bool = False) -> int:
+    """The vocabulary-size control, starting above this corpus's alphabet (and saying so beside it).
+
+    A new corpus, symbol level or pre-tokenizer sets the size back to that corpus's default; a link's
+    size wins on the first run.
+    """
+    key = f"{prefix}_vocab"
+    base, default = _sizes(f"{corpus.key}|{family}|{pre_tokenizer}|{int(byte_level)}", family, pre_tokenizer,
+                           byte_level, corpus)
+    origin = f"{corpus.key}|{pre_tokenizer}|{int(byte_level)}"
+    seen = st.session_state.get(f"{prefix}_vocab_origin")
+    if key not in st.session_state and key in st.query_params and seen is None:
+        pass  # the link's size: bound to the URL below
+    elif seen != origin:
+        st.session_state[key] = default
+    st.session_state[f"{prefix}_vocab_origin"] = origin
+    size = st.number_input("Vocabulary size", 2, 100_000, key=key, bind="query-params",
+                           help="Counts everything: [UNK], the alphabet and one token per merge.")
+    what = "256 byte symbols" if byte_level else (f"{base - 1} symbols + [UNK]" if family == "bpe" else
+                                                  f"{base - 1} characters and ## variants + [UNK]")
+    st.caption(f"This corpus starts with {base} tokens ({what}): merges begin above {base}. "
+               f"Default here: {default}.")
+    if size <= base:
+        st.warning(f"{size} tokens cannot hold more than the {base} starting tokens: no merge will be learned. "
+                   f"Raise the size above {base}.", icon=":material/warning:")
+    return int(size)
 
 
 # ----------------------------------------------------------------------------- training
@@ -175,11 +215,12 @@ def classroom_panel(prefix: str, state: classroom.Classroom, answer: classroom.A
             return state
         score.markdown(f"**Classroom** · score **{state.score} / {state.asked}**")
     if state.correct is True:
-        box.success(f"Right! {what.capitalize()} {state.hidden_step}: {answer.shown}")
+        box.success(f"Right! {what.capitalize()} {state.hidden_step}: {md_text(answer.shown)}")
     elif state.correct is False:
-        box.error(f"Not quite (you said {state.guess!r}). {what.capitalize()} {state.hidden_step}: {answer.shown}")
+        box.error(f"Not quite (you said “{md_text(state.guess)}”). {what.capitalize()} {state.hidden_step}: "
+                  f"{md_text(answer.shown)}")
     else:
-        box.info(f"Revealed: {what} {state.hidden_step}: {answer.shown}")
+        box.info(f"Revealed: {what} {state.hidden_step}: {md_text(answer.shown)}")
 
     def _advance():
         st.session_state[key] = classroom.advance(st.session_state[key])
@@ -196,7 +237,7 @@ def save_and_export(prefix: str, tokenizer, default_name: str) -> None:
         name = st.text_input("Name", value=default_name, key=f"{prefix}_save_name", max_chars=80)
         if st.button("Save for this session", key=f"{prefix}_save"):
             st_common.add_session_tokenizer(f"Trained: {name}", tokenizer, description=f"trained on the {prefix[1:]} page")
-            st.success(f"Saved as “Trained: {name}”: every page's tokenizer list now offers it.")
+            st.success(f"Saved as “Trained: {md_text(name)}”: every page's tokenizer list now offers it.")
         c1, c2 = st.columns(2)
         safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name) or "tokenizer"
         try:
@@ -224,9 +265,8 @@ def run_metrics(run: training.TrainRun, corpus: training.Corpus) -> None:
 
 
 def held_out_input(prefix: str, corpus: training.Corpus) -> str:
-    name = corpus.key.split(":")[1] if corpus.key.startswith("builtin:") else ""
-    return st.text_input("Held-out sentence (not in the corpus)", training.HELD_OUT.get(name, training.DEFAULT_HELD_OUT),
-                         key=f"{prefix}_held")
+    held = training.HELD_OUT.get(corpus.builtin_name, training.DEFAULT_HELD_OUT)
+    return st.text_input("Held-out sentence (not in the corpus)", held, key=f"{prefix}_held")
 
 
 def merge_step(prefix: str, run: training.TrainRun, held_out: str) -> tuple[int, bool]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import tokcore
 
+from .byte_label import piece_text
 from .visible import hex_bytes, visible
 
 Span = tuple[int, int]
@@ -33,6 +34,9 @@ class TokenRow:
     text: str | None  # the substring under ``offset``; None when the span cuts a character
     original_text: str | None
     unknown: bool = False
+    # The tokenizer's normalization wrote the unknown token in place of a character it cannot encode
+    # (the ASCII tokenizer's ``é`` -> ``<UNK>``): not a special token the user typed.
+    normalized_unknown: bool = False
 
     @property
     def inserted(self) -> bool:
@@ -99,14 +103,18 @@ class TokenView:
             bytes=len(self.raw_text.encode("utf-8")),
             view_characters=len(self.view_text),
             view_bytes=len(self.view_text.encode("utf-8")),
-            special=sum(1 for r in rows if r.special),
+            special=sum(1 for r in rows if r.special and not r.normalized_unknown),
             inserted=sum(1 for r in rows if r.inserted),
             unknown=sum(1 for r in rows if r.unknown),
         )
 
 
-def build_view(tokenizer, text: str, *, split_special: bool = False, add_special_tokens: bool = True) -> TokenView:
+def build_view(tokenizer, text: str, *, split_special: bool = False, add_special_tokens: bool = True,
+               padding: bool = False) -> TokenView:
     """Encode ``text`` and keep what the pages show. Engine errors propagate unchanged.
+
+    Padding is off unless asked (``padding=True`` applies the tokenizer's own padding, e.g. MiniLM's 128):
+    pad tokens would flood every view of one short text.
 
     ``[r.token for r in build_view(tokcore.CharTokenizer(), "Hi").rows] == ["H", "i"]``
     """
@@ -117,6 +125,7 @@ def build_view(tokenizer, text: str, *, split_special: bool = False, add_special
         return_masks=True,
         add_special_tokens=add_special_tokens,
         split_special_tokens=split_special,
+        padding=None if padding else False,
     )
     view_text = result.tokenization_text
     unk = tokenizer.unk_token
@@ -124,6 +133,8 @@ def build_view(tokenizer, text: str, *, split_special: bool = False, add_special
     for i, (id_, token, off, orig, special) in enumerate(
         zip(result.ids, result.tokens, result.offsets, result.original_offsets, result.special_tokens_mask)
     ):
+        unknown = unk is not None and token == unk
+        original_text = tokcore.try_span_substring(text, orig)
         rows.append(
             TokenRow(
                 index=i,
@@ -134,17 +145,21 @@ def build_view(tokenizer, text: str, *, split_special: bool = False, add_special
                 special=int(special),
                 piece=tokcore.span_codeunits(view_text, off),
                 text=tokcore.try_span_substring(view_text, off),
-                original_text=tokcore.try_span_substring(text, orig),
-                unknown=unk is not None and token == unk,
+                original_text=original_text,
+                unknown=unknown,
+                normalized_unknown=unknown and tokcore.has_nonempty_span(orig) and original_text != token,
             )
         )
     return TokenView(raw_text=text, view_text=view_text, rows=tuple(rows), split_special=split_special)
 
 
 def row_kind(row: TokenRow) -> str:
-    """``"inserted"``, ``"special"``, ``"unknown"``, ``"empty"`` or ``"token"`` (the first that applies)."""
+    """``"inserted"``, ``"unknown"`` (written by normalization), ``"special"``, ``"unknown"``, ``"empty"`` or
+    ``"token"`` (the first that applies)."""
     if row.inserted:
         return "inserted"
+    if row.normalized_unknown:
+        return "unknown"
     if row.special:
         return "special"
     if row.unknown:
@@ -159,29 +174,52 @@ def span_label(span: Span) -> str:
     return f"({span[0]}, {span[1]})"
 
 
-def table_records(view: TokenView) -> list[dict]:
-    """One dict per token for ``st.dataframe``: id, visible token, offsets, mask, bytes."""
+BYTE_SPAN = "bytes, 1-based, half-open"
+CHAR_SPAN = "characters, 0-based, half-open"
+
+
+def char_span(text: str, span: Span) -> Span | None:
+    """A contract byte span as 0-based Python character indices, ``None`` for the sentinel or a cut character.
+
+    ``char_span("é b", (4, 5)) == (2, 3)``
+    """
+    if not tokcore.has_span(span):
+        return None
+    data = text.encode("utf-8")
+    head, body = data[: span[0] - 1], data[span[0] - 1 : span[1] - 1]
+    try:
+        start = len(head.decode("utf-8"))
+        return (start, start + len(body.decode("utf-8")))
+    except UnicodeDecodeError:
+        return None
+
+
+def table_records(view: TokenView, *, both_units: bool = False) -> list[dict]:
+    """One dict per token for ``st.dataframe``: id, visible token, offsets (unit and base in each column's
+    name; with ``both_units`` the 0-based character positions too), mask, bytes."""
     records = []
+    data = view.view_text.encode("utf-8")
     for r in view.rows:
         if r.inserted:
             covered = "∅ inserted"
-        elif r.text is None:
-            covered = "‹" + hex_bytes(r.piece) + "›"
+        elif r.normalized_unknown:
+            covered = f"unknown character {visible(r.original_text or '')} (normalization wrote {r.token})"
         else:
-            covered = visible(r.text)
-        records.append(
-            {
-                "#": r.index,
-                "id": r.id,
-                "token": visible(r.token),
-                "covers": covered,
-                "offsets": span_label(r.offset),
-                "original offsets": span_label(r.original),
-                "special": r.special,
-                "bytes": hex_bytes(r.piece),
-                "kind": row_kind(r),
-            }
-        )
+            covered = piece_text(data, r.offset[0] - 1, r.offset[1] - 1)
+        record = {
+            "#": r.index,
+            "id": r.id,
+            "token": visible(r.token),
+            "covers": covered,
+            f"offsets ({BYTE_SPAN})": span_label(r.offset),
+            f"raw-input offsets ({BYTE_SPAN})": span_label(r.original),
+        }
+        if both_units:
+            chars, raw_chars = char_span(view.view_text, r.offset), char_span(view.raw_text, r.original)
+            record[f"offsets ({CHAR_SPAN})"] = "–" if chars is None else span_label(chars)
+            record[f"raw-input offsets ({CHAR_SPAN})"] = "–" if raw_chars is None else span_label(raw_chars)
+        record.update({"special": r.special, "bytes": hex_bytes(r.piece), "kind": row_kind(r)})
+        records.append(record)
     return records
 
 

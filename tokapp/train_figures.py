@@ -1,5 +1,5 @@
-"""Plotly figures of the training pages: candidate bars per step (winner and ties marked), their
-animation with a slider and play/pause, the compression curve, Unigram's EM losses, pruning
+"""Plotly figures of the training pages: candidate bars per step (winner and ties marked; the
+page's step control is their only play control), the compression curve, Unigram's EM losses, pruning
 rounds, removed pieces with loss deltas, and the Viterbi lattice with its best path.
 
 Every function takes plain data (tuples, dicts from ``tokapp.training`` or a model's ``explain``)
@@ -22,7 +22,6 @@ TIE = "#f59f00"
 OTHER = "#74c0fc"
 PATH = "#d6336c"
 NODE = "#adb5bd"
-MAX_FRAMES = 200  # frames kept in one animation (a window around the current step)
 
 
 def pair_label(left: str, right: str) -> str:
@@ -73,43 +72,19 @@ def candidate_bars(rows: Sequence[tuple], *, value_index: int = 2, value_name: s
     return fig
 
 
-def frame_window(n: int, current: int, size: int = MAX_FRAMES) -> range:
-    """The frame indices an animation keeps around ``current``. ``frame_window(1000, 990, 20) == range(980, 1000)``."""
-    start = max(0, min(current - size // 2, n - size))
-    return range(start, min(n, start + size))
+def candidate_chart(tables: Sequence[Sequence[tuple]], current: int, *, value_index: int = 2,
+                    value_name: str = "count", label: str = "merge") -> go.Figure:
+    """The candidates before step ``current + 1`` (``tables[k]`` = candidates before merge ``k + 1``).
 
-
-def candidate_animation(tables: Sequence[Sequence[tuple]], current: int, *, value_index: int = 2,
-                        value_name: str = "count", label: str = "merge") -> go.Figure:
-    """One frame per step (``tables[k]`` = candidates before merge ``k + 1``), a slider and play/pause buttons.
-
-    The figure opens on ``current`` (0-based); at most ``MAX_FRAMES`` frames around it are kept.
+    No slider or play button of its own: the page's step control (slider, previous/next, Play) is the one
+    control, so the chart can never run out of step with the rest of the page.
+    ``candidate_chart([[("h", "ug", 3)]], 0).layout.updatemenus == ()``
     """
     if not tables:
         return candidate_bars([], value_index=value_index, value_name=value_name)
     current = max(0, min(current, len(tables) - 1))
-    window = frame_window(len(tables), current)
-    frames = [go.Frame(data=[_bar_trace(tables[k], value_index, value_name)], name=str(k + 1),
-                       layout=go.Layout(title=f"Candidates before {label} {k + 1}"))
-              for k in window]
-    rows = max(len(t) for t in tables[window.start:window.stop]) or 1
-    fig = go.Figure(data=[_bar_trace(tables[current], value_index, value_name)], frames=frames)
-    play = dict(frame=dict(duration=900, redraw=True), transition=dict(duration=0), fromcurrent=True, mode="immediate")
-    pause = dict(frame=dict(duration=0, redraw=False), mode="immediate")
-    fig.update_layout(
-        title=f"Candidates before {label} {current + 1}",
-        height=max(320, 30 * rows + 190), margin=dict(l=10, r=10, t=50, b=10), showlegend=False,
-        xaxis_title=value_name,
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=-0.12, xanchor="left", yanchor="top",
-                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
-                                   dict(label="⏸ Pause", method="animate", args=[[None], pause])])],
-        sliders=[dict(active=current - window.start, x=0.18, len=0.82, y=-0.08, yanchor="top",
-                      currentvalue=dict(prefix=f"{label} "),
-                      steps=[dict(label=str(k + 1), method="animate",
-                                  args=[[str(k + 1)], dict(frame=dict(duration=0, redraw=True), mode="immediate")])
-                             for k in window])],
-    )
-    return fig
+    return candidate_bars(tables[current], value_index=value_index, value_name=value_name,
+                          title=f"Candidates before {label} {current + 1}")
 
 
 def compression_curve(curve: Sequence[float], current: int, *, label: str = "merges") -> go.Figure:
@@ -126,51 +101,47 @@ def compression_curve(curve: Sequence[float], current: int, *, label: str = "mer
 
 
 # ----------------------------------------------------------------------------- Unigram
-def em_loss_figure(em_losses: Sequence[float], per_round: int) -> go.Figure:
-    """The corpus loss after every EM iteration; dotted lines where a pruning round happened."""
+def em_loss_figure(em_losses: Sequence[float], per_round: int, current_round: int | None = None) -> go.Figure:
+    """The corpus loss after every EM iteration; dotted lines where a pruning round happened.
+
+    With ``current_round`` (the page's step), iterations after that round's EM are greyed, so the loop
+    EM -> prune -> EM reads step by step with the pruning chart.
+    """
     xs = list(range(1, len(em_losses) + 1))
-    fig = go.Figure(go.Scatter(x=xs, y=list(em_losses), mode="lines+markers", name="loss",
+    shown = len(em_losses) if current_round is None else min(len(em_losses), per_round * (current_round + 1))
+    fig = go.Figure(go.Scatter(x=xs[:shown], y=list(em_losses[:shown]), mode="lines+markers", name="loss",
                                line=dict(color="#1c7ed6")))
+    if shown < len(em_losses):
+        fig.add_trace(go.Scatter(x=xs[shown - 1 if shown else 0:], y=list(em_losses[shown - 1 if shown else 0:]),
+                                 mode="lines+markers", name="later rounds", line=dict(color="#ced4da")))
     if per_round > 0:
         for r in range(per_round, len(em_losses), per_round):
             fig.add_vline(x=r + 0.5, line_dash="dot", line_color="#868e96")
     fig.update_layout(title="Loss per EM iteration (dotted: pruning)", xaxis=dict(title="EM iteration", dtick=1),
-                      yaxis_title="negative log-likelihood", height=300, margin=dict(l=10, r=10, t=40, b=30))
+                      yaxis_title="negative log-likelihood", height=300, margin=dict(l=10, r=10, t=40, b=30),
+                      showlegend=False)
     return fig
 
 
 def pruning_figure(sizes: Sequence[int], losses: Sequence[float], current: int) -> go.Figure:
-    """Loss and vocabulary size per pruning round (round 0 = seed), animated round by round.
+    """Loss and vocabulary size per pruning round (round 0 = seed), drawn up to round ``current``.
 
-    ``sizes[r]``/``losses[r]``: pieces and loss after round ``r``; the figure opens on ``current``.
+    ``sizes[r]``/``losses[r]``: pieces and loss after round ``r``. The axes span every round, so the
+    page's step control grows the lines in place; the figure has no play control of its own.
     """
     n = len(sizes)
     current = max(0, min(current, n - 1))
-
-    def traces(upto: int):
-        xs = list(range(upto + 1))
-        return [go.Scatter(x=xs, y=list(losses[: upto + 1]), mode="lines+markers", name="loss",
-                           line=dict(color=WINNER)),
-                go.Scatter(x=xs, y=list(sizes[: upto + 1]), mode="lines+markers", name="vocabulary size",
-                           yaxis="y2", line=dict(color="#1c7ed6", dash="dash"))]
-
-    frames = [go.Frame(data=traces(r), name=str(r)) for r in range(n)]
-    fig = go.Figure(data=traces(current), frames=frames)
-    play = dict(frame=dict(duration=800, redraw=True), fromcurrent=False, mode="immediate")
+    xs = list(range(current + 1))
+    fig = go.Figure([go.Scatter(x=xs, y=list(losses[: current + 1]), mode="lines+markers", name="loss",
+                                line=dict(color=WINNER)),
+                     go.Scatter(x=xs, y=list(sizes[: current + 1]), mode="lines+markers", name="vocabulary size",
+                                yaxis="y2", line=dict(color="#1c7ed6", dash="dash"))])
     fig.update_layout(
-        title="Pruning rounds: loss and vocabulary size", height=360, margin=dict(l=10, r=10, t=40, b=10),
+        title="Pruning rounds: loss and vocabulary size", height=340, margin=dict(l=10, r=10, t=40, b=10),
         xaxis=dict(title="pruning round", range=[-0.3, max(n - 1, 1) + 0.3], dtick=1),
         yaxis=dict(title="loss", range=_padded(losses)),
         yaxis2=dict(title="pieces", overlaying="y", side="right", range=_padded(sizes)),
         legend=dict(orientation="h", y=1.12, x=1, xanchor="right"),
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=-0.25, xanchor="left", yanchor="top",
-                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
-                                   dict(label="⏸ Pause", method="animate",
-                                        args=[[None], dict(frame=dict(duration=0), mode="immediate")])])],
-        sliders=[dict(active=current, x=0.18, len=0.82, y=-0.18, yanchor="top", currentvalue=dict(prefix="round "),
-                      steps=[dict(label=str(r), method="animate",
-                                  args=[[str(r)], dict(frame=dict(duration=0, redraw=True), mode="immediate")])
-                             for r in range(n)])],
     )
     return fig
 

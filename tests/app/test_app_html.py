@@ -80,7 +80,7 @@ def test_build_view_keeps_offsets_bytes_and_masks():
     counts = view.counts()
     assert (counts.tokens, counts.characters, counts.bytes, counts.view_characters) == (4, 8, 9, 12)
     assert counts.chars_per_token == 2.0
-    assert counts.special == 2 and counts.unknown == 2 and counts.inserted == 0
+    assert counts.special == 1 and counts.unknown == 2 and counts.inserted == 0  # é's <UNK> is not typed
 
 
 def test_empty_text_has_no_tokens_and_no_ratio():
@@ -100,8 +100,8 @@ def test_split_special_encodes_special_tokens_as_plain_text():
 def test_table_records_columns():
     records = tokens.table_records(tokens.build_view(CHAR, "a b\n"))
     assert [r["token"] for r in records] == ["a", "·", "b", "⏎"]
-    assert records[1] == {"#": 1, "id": 4, "token": "·", "covers": "·", "offsets": "(2, 3)",
-                          "original offsets": "(2, 3)", "special": 0, "bytes": "20", "kind": "token"}
+    assert records[1] == {"#": 1, "id": 4, "token": "·", "covers": "·", "offsets (bytes, 1-based, half-open)": "(2, 3)",
+                          "raw-input offsets (bytes, 1-based, half-open)": "(2, 3)", "special": 0, "bytes": "20", "kind": "token"}
 
 
 def test_inserted_tokens_are_sentinels_in_rows_and_table():

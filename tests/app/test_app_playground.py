@@ -45,7 +45,8 @@ def test_app_opens_on_the_playground_with_its_widgets():
     assert at.toggle(key="pg_add_special").value is True
     assert at.radio(key="pg_coords").value == "tokenization text"
     assert [m.label for m in at.metric][:4] == ["Tokens", "Characters", "Bytes (UTF-8)", "Characters / token"]
-    assert list(table(at).columns) == ["#", "id", "token", "covers", "offsets", "original offsets", "special",
+    assert list(table(at).columns) == ["#", "id", "token", "covers", "offsets (bytes, 1-based, half-open)",
+                                       "raw-input offsets (bytes, 1-based, half-open)", "special",
                                        "bytes", "kind"]
 
 
@@ -61,8 +62,8 @@ def test_typing_text_changes_the_token_table_and_counts():
     char = tokcore.CharTokenizer()
     assert list(df["id"]) == char.encode("Hi é")
     assert list(df["token"]) == ["H", "i", "·", "<UNK>"]
-    assert list(df["offsets"]) == ["(1, 2)", "(2, 3)", "(3, 4)", "(4, 9)"]
-    assert list(df["original offsets"]) == ["(1, 2)", "(2, 3)", "(3, 4)", "(4, 6)"]
+    assert list(df["offsets (bytes, 1-based, half-open)"]) == ["(1, 2)", "(2, 3)", "(3, 4)", "(4, 9)"]
+    assert list(df["raw-input offsets (bytes, 1-based, half-open)"]) == ["(1, 2)", "(2, 3)", "(3, 4)", "(4, 6)"]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Tokens"] == "4" and metrics["Characters"] == "4" and metrics["Bytes (UTF-8)"] == "5"
     assert metrics["Characters / token"] == "1.00"
@@ -106,7 +107,7 @@ def test_template_tokens_appear_as_sentinels_and_can_be_turned_off():
     if "inserted" not in set(df["kind"]):
         pytest.skip("the engine has no BertProcessing yet")
     assert list(df["token"]) == ["[CLS]", "the", "cat", "[SEP]"]
-    assert list(df["offsets"]) == ["(0, 0)", "(1, 4)", "(5, 8)", "(0, 0)"]
+    assert list(df["offsets (bytes, 1-based, half-open)"]) == ["(0, 0)", "(1, 4)", "(5, 8)", "(0, 0)"]
     assert "tk-inserted" in strip_html(at)
     at.toggle(key="pg_add_special").set_value(False).run()
     assert list(table(at)["token"]) == ["the", "cat"]

@@ -170,16 +170,14 @@ def test_bar_colours_mark_winner_and_ties():
     assert "5 winner" in bar.text and "5 tie" in bar.text
 
 
-def test_candidate_animation_frames_slider_and_buttons(bpe_run):
+def test_candidate_chart_draws_the_current_step(bpe_run):
+    # The chart's own slider and play buttons went (issue 21: the page's step control is the one control);
+    # tests/app/test_teaching_training.py checks the page drives it.
     tables = bpe_run.result.details["pair_counts_top"]
-    fig = F.candidate_animation(tables, 2)
-    assert [f.name for f in fig.frames] == [str(i) for i in range(1, 8)]
-    assert fig.layout.sliders[0].active == 2
-    assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["▶ Play", "⏸ Pause"]
+    fig = F.candidate_chart(tables, 2)
     assert fig.data[0].y[-1] == "h + ug"  # merge 3's winner
-    assert F.frame_window(1000, 990, 20) == range(980, 1000) and F.frame_window(5, 2, 20) == range(0, 5)
-    big = F.candidate_animation([[("a", "b", 1)]] * 500, 400)
-    assert len(big.frames) == F.MAX_FRAMES and big.layout.sliders[0].steps[big.layout.sliders[0].active].label == "401"
+    assert fig.layout.title.text == "Candidates before merge 3"
+    assert F.candidate_chart(tables, 99).layout.title.text == f"Candidates before merge {len(tables)}"
 
 
 def test_curves_and_unigram_figures():
@@ -188,7 +186,7 @@ def test_curves_and_unigram_figures():
     em = F.em_loss_figure([10.0, 8.0, 9.0, 7.0], 2)
     assert len(em.layout.shapes) == 1
     pr = F.pruning_figure([19, 11, 8], [63.2, 119.2, 151.6], 1)
-    assert len(pr.frames) == 3 and list(pr.data[0].y) == [63.2, 119.2] and pr.data[1].yaxis == "y2"
+    assert list(pr.data[0].y) == [63.2, 119.2] and pr.data[1].yaxis == "y2" and list(pr.layout.xaxis.range) == [-0.3, 2.3]
     rm = F.removed_figure([("hugs", 0.16), ("bun", 0.56)])
     assert list(rm.data[0].y) == ["bun", "hugs"]
 
@@ -300,15 +298,17 @@ def test_wordpiece_page_scores_course_note_and_trace():
 
 
 def test_unigram_page_rounds_lattice_and_classroom():
-    at = page("7_Train_Unigram.py", tu_vocab="8")
+    at = page("7_Train_Unigram.py", tu_vocab="8", tu_shrink="0.75")
     assert at.title[0].value == "Train Unigram"
+    assert headings(at)[0].startswith("### Round 0:")  # the loop starts at the seed (issue 21)
+    at.slider(key="tu_step").set_value(2).run()
     assert headings(at)[0].startswith("### Round 2:")
     assert any("Loss now: **169.80**" in m.value for m in at.markdown)
     assert len([i for i in at.info if "P(p) = 17/210" in i.value]) == 1
     at.button(key="tu_prev").click().run()
     assert headings(at)[0].startswith("### Round 1: 3 pieces pruned")
     at.selectbox(key="tu_corpus").set_value("english").run()
-    assert not at.exception and at.number_input(key="tu_vocab").value == 200
+    assert not at.exception and at.number_input(key="tu_vocab").value == 100  # the English default
     at.toggle(key="tu_class").set_value(True).run()
     assert any("Round 1 is hidden" in m.value for m in at.markdown)
 

@@ -71,8 +71,9 @@ def test_unigram_pruning_draws_the_loss_chart(page, app_url):
     page.get_by_role("heading", name="Train Unigram").wait_for()
     page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text="Corpus").click()
     page.get_by_role("option", name="English sample sentences").click()
-    page.get_by_text("Round 1: 104 pieces pruned").wait_for(timeout=60_000)  # the English run, step kept at 1
+    page.get_by_text("Round 0: the seed vocabulary after EM").wait_for(timeout=60_000)  # the loop starts at the seed
     wait_for_app(page)
+    click_until(page, "Next ▶", page.get_by_text("Round 1:"))
     plots = page.locator(".js-plotly-plot")
     plots.first.wait_for()
     page.locator(".js-plotly-plot .gtitle", has_text="Pruning rounds").first.wait_for()

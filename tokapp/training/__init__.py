@@ -3,6 +3,7 @@ ready for the animations (``tokapp.train_figures``, ``tokapp.train_html``) and `
 
 - ``corpora``: built-in, pasted and uploaded corpora (``Corpus``, keyed by plain strings for caching).
 - ``words``: the pre-tokenizers offered and the word counts a trainer sees.
+- ``defaults``: per-corpus defaults that always give a timeline (sizes above the alphabet, Unigram rounds).
 - ``run_types``: ``Settings`` and ``TrainRun``, the types every reader of a run shares.
 - ``runner``: ``train(corpus, settings)``.
 - ``replay``: merges replayed on every word (tokens per word per step, tracked words' splits).
