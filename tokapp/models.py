@@ -51,7 +51,7 @@ PRESETS: tuple[Preset, ...] = (
 
 
 def normalize_name(text: str) -> str:
-    """A typed name as ``hf:...`` or ``tiktoken:...``; a bare tiktoken encoding name means tiktoken."""
+    """A typed name as ``hf:...`` or ``tiktoken:...``; a bare tiktoken encoding name (but ``gpt2``) means tiktoken."""
     name = text.strip()
     if not name:
         raise ValueError("type a model name, e.g. gpt2, google-bert/bert-base-uncased or cl100k_base")
@@ -62,7 +62,7 @@ def normalize_name(text: str) -> str:
         return f"{prefix}:{rest.strip()}"
     if name.startswith("https://huggingface.co/"):
         name = "/".join(name.removeprefix("https://huggingface.co/").split("/")[:2])
-    if name.lower() in TIKTOKEN_NAMES:
+    if name.lower() in TIKTOKEN_NAMES and name.lower() != "gpt2":  # bare gpt2 is the Hub repository
         return f"tiktoken:{name.lower()}"
     return f"hf:{name}"
 

@@ -60,3 +60,14 @@ def test_offline_and_not_cached_is_a_clear_error_and_the_page_goes_on(seeded):
 def test_every_page_with_a_tokenizer_picker_offers_models_by_name(page, prefix, seeded):
     at = open_page(page)
     assert at.button(key=f"{prefix}_model_load") is not None
+
+
+def test_typed_names_become_hub_or_tiktoken_names():
+    from tokapp.models import normalize_name
+
+    assert normalize_name("gpt2") == "hf:gpt2"  # the Hub repository; tiktoken's is tiktoken:gpt2
+    assert normalize_name(" cl100k_base ") == "tiktoken:cl100k_base"
+    assert normalize_name("https://huggingface.co/google-bert/bert-base-uncased/tree/main") == \
+        "hf:google-bert/bert-base-uncased"
+    with pytest.raises(ValueError):
+        normalize_name("  ")

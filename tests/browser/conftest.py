@@ -67,6 +67,17 @@ def _wait_until_serving(url: str, proc: subprocess.Popen, log: Path) -> None:
     raise RuntimeError(f"streamlit did not serve within {SERVER_START_TIMEOUT}s:\n{log.read_text(errors='replace')[-3000:]}")
 
 
+def _offline_model_caches(tmp_path_factory) -> dict[str, str]:
+    """The server never reaches the Hub: HF_HUB_OFFLINE=1, and caches seeded with the reference models if present."""
+    root = tmp_path_factory.mktemp("model-caches")
+    try:
+        from hub_seed import seed_reference_models
+
+        return seed_reference_models(root)
+    except BaseException:  # no reference data here (require_shared skips): empty caches, still offline
+        return {"HF_HUB_CACHE": str(root / "hub"), "HF_HUB_OFFLINE": "1", "TIKTOKEN_CACHE_DIR": str(root / "tiktoken")}
+
+
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory) -> str:
     """Start ``streamlit run app.py`` on a free local port; yield its URL; stop it afterwards."""
@@ -80,7 +91,7 @@ def app_url(tmp_path_factory) -> str:
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
     ]
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **_offline_model_caches(tmp_path_factory))
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"

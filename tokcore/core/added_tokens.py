@@ -48,8 +48,9 @@ class AddedToken:
         content, id_ = data.get("content"), data.get("id")
         if not isinstance(content, str) or not content:
             raise TokenizerFileError(source, "an added token needs a non-empty string 'content'", where=where)
-        if isinstance(id_, bool) or not isinstance(id_, int) or id_ < 0:
-            raise TokenizerFileError(source, f"added token {content!r} needs a non-negative integer 'id'", where=where)
+        if isinstance(id_, bool) or not isinstance(id_, int) or not 0 <= id_ < 2**32:
+            raise TokenizerFileError(source, f"added token {content!r} needs an integer 'id' in [0, 2**32) (got {id_!r})",
+                                     where=where)
         special = bool(data.get("special", False))
         return cls(
             content=content,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError
+from .vocab_ids import check_vocab_ids
 
 
 @register("model")
@@ -16,6 +17,7 @@ class WordLevel(VocabModel):
     def __init__(self, vocab: dict[str, int], *, unk_token: str | None = "[UNK]"):
         if not isinstance(vocab, dict):
             raise ConfigurationError("WordLevel vocab must be a dict token -> id")
+        check_vocab_ids(vocab, "WordLevel")
         self.vocab = dict(vocab)
         self.unk_token = unk_token
         self._unk_id = self.vocab.get(unk_token) if unk_token is not None else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError
+from .vocab_ids import check_vocab_ids
 
 CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
 MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE and Unigram models)
@@ -38,6 +39,7 @@ class WordPiece(VocabModel):
     ):
         if not isinstance(vocab, dict):
             raise ConfigurationError("WordPiece vocab must be a dict token -> id")
+        check_vocab_ids(vocab, "WordPiece")
         if not isinstance(unk_token, str):
             raise ConfigurationError(f"WordPiece unk_token must be a str, got {type(unk_token).__name__}")
         if not isinstance(continuing_subword_prefix, str):
