@@ -63,7 +63,10 @@ DEFAULT_CONVERSATION: tuple[tuple[str, str], ...] = (
 
 
 def sample_for(key: str) -> ChatSample | None:
-    """The chat sample whose tokenizer has picker key ``key``. ``sample_for("builtin:ascii-char") is None``"""
+    """The chat sample whose tokenizer has picker key ``key`` (``None``: not a chat sample).
+
+    ``sample_for("file:chat_llama_bpe.json").folder_name == "llama_inst"``
+    """
     return next((s for s in CHAT_SAMPLES if s.tokenizer_key == key), None)
 
 
@@ -103,6 +106,8 @@ def config_folder(key: str) -> Path | None:
 
     ``None`` when the entry brings no config of its own (uploads, trained tokenizers, tiktoken encodings).
     A Hub model that is not in the local cache raises the loader's ``TokenizerFileError`` (a ``ValueError``).
+
+    ``config_folder("file:chat_zephyr_unigram.json").name == "zephyr"``
     """
     sample = sample_for(key)
     if sample is not None:
@@ -118,6 +123,8 @@ def own_config(key: str) -> dict[str, Any] | None:
     """The chat config that comes with picker entry ``key`` (see ``config_folder``), as a plain dict.
 
     Raises ``ChatTemplateError`` when the model's config has no chat template (a base model such as GPT-2).
+
+    ``own_config("file:chat_zephyr_unigram.json")["eos_token"] == "</s>"``
     """
     folder = config_folder(key)
     return None if folder is None else config_dict(load_chat_config(folder))
@@ -160,6 +167,8 @@ def parse_tools(text: str) -> list[dict] | None:
     """The tools JSON of the page: empty means no tools; else a JSON list of objects (one object is taken as a list).
 
     Raises ``ValueError`` saying where the JSON is broken or what shape was expected.
+
+    ``parse_tools('{"name": "f"}') == [{"name": "f"}]``
     """
     if not text.strip():
         return None
