@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import SCRIPT_RUN_TIMEOUT_MS, exception_boxes, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -51,7 +51,11 @@ def test_a_typed_message_lands_in_every_prompt_as_user_text(app_url, page):
     box.fill("Spell 'tokenizer', please.")
     box.press("Control+Enter")
     wait_for_app(page)
-    page.locator('.ch-prompt [data-owner="m1"]').first.wait_for()
+    # The host is shared: wait for the rerun's strips themselves rather than a fixed time.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.ch-prompt')].length === 2 && [...document.querySelectorAll('.ch-prompt')]"
+        ".every(p => [...p.querySelectorAll('[data-owner=\"m1\"] .tk-txt')].map(e => e.textContent).join('')"
+        ".includes('Spell'))", timeout=SCRIPT_RUN_TIMEOUT_MS)
     for i in range(2):
         user_text = "".join(page.locator(".ch-prompt").nth(i).locator('[data-owner="m1"] .tk-txt').all_inner_texts())
         assert "Spell" in user_text and "please" in user_text, user_text
