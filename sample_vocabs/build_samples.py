@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tokcore.core.components import build as build_component
+from tokcore.pre_tokenizers.standard import Metaspace
 from tokcore.trainers.bpe import train_bpe
 from tokcore.trainers.char import train_char
 from tokcore.trainers.unigram import train_unigram
@@ -29,6 +31,37 @@ def toy_counts() -> dict[str, int]:
     return json.loads((CORPORA / "classic_toy.json").read_text(encoding="utf-8"))["words"]
 
 
+CHATML_SPECIALS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
+LLAMA_SPECIALS = ("<unk>", "<s>", "</s>")
+ZEPHYR_SPECIALS = ("<unk>", "<s>", "</s>", "<|system|>", "<|user|>", "<|assistant|>")
+
+
+def chat_samples(english: list[str]) -> dict[str, object]:
+    """Tokenizers for the chat samples in ``chat/``: each has its template's tags as special tokens.
+
+    The Llama-style one is a sentencepiece-like BPE (``▁`` for spaces) whose post-processor adds ``<s>``, as
+    Llama 2's does: the Chat page then shows the doubled-BOS warning when a template also writes it.
+    """
+    chat_text = english + lines("chat.txt")
+    ascii_alphabet = ["\n"] + [chr(c) for c in range(33, 127)]  # so "[INST]", "<<SYS>>\\n" are never unknown
+    llama = train_bpe(chat_text, 500, special_tokens=LLAMA_SPECIALS, unk_token="<unk>", initial_alphabet=ascii_alphabet,
+                      pre_tokenizer=Metaspace(prepend_scheme="first")).tokenizer
+    llama.post_processor = build_component("post_processor", {
+        "type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}},
+                                                 {"Sequence": {"id": "A", "type_id": 0}}],
+        "pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                 {"Sequence": {"id": "B", "type_id": 1}}],
+        "special_tokens": {"<s>": {"id": "<s>", "ids": [llama.token_to_id("<s>")], "tokens": ["<s>"]}},
+    }, source="build_samples", where="post_processor")
+    llama.decoder = build_component("decoder", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first",
+                                                "split": True}, source="build_samples", where="decoder")
+    return {
+        "chat_chatml_bytelevel_bpe": train_bpe(chat_text, 500, byte_level=True, special_tokens=CHATML_SPECIALS).tokenizer,
+        "chat_llama_bpe": llama,
+        "chat_zephyr_unigram": train_unigram(chat_text, 400, special_tokens=ZEPHYR_SPECIALS, unk_token="<unk>").tokenizer,
+    }
+
+
 def build() -> dict[str, object]:
     english = lines("english.txt")
     mixed = lines("english.txt", "multilingual.txt")
@@ -47,6 +80,7 @@ def build() -> dict[str, object]:
         "multilingual_bytelevel_bpe": train_bpe(mixed, 600, byte_level=True).tokenizer,
         "multilingual_chars": train_char(mixed, special_tokens=("<unk>",), unk_token="<unk>").tokenizer,
         "code_bytelevel_bpe": train_bpe(code, 450, byte_level=True).tokenizer,
+        **chat_samples(english),
     }
 
 

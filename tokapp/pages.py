@@ -26,6 +26,7 @@ PAGE_META: dict[str, tuple[str, str]] = {
     "code": ("Code", ":material/code:"),
     "noisy_text": ("Noisy text", ":material/spellcheck:"),
     "beyond_text": ("Beyond text", ":material/music_note:"),
+    "chat": ("Chat", ":material/chat:"),
     "train_bpe": ("Train BPE", ":material/merge:"),
     "train_wordpiece": ("Train WordPiece", ":material/join_inner:"),
     "train_unigram": ("Train Unigram", ":material/content_cut:"),

@@ -23,7 +23,8 @@ def _imported_after(statement: str) -> set[str]:
     return set(out.stdout.split())
 
 
-@pytest.mark.parametrize("module", ["tokapp.html", "tokapp.tokens", "tokapp.samples", "tokapp.pages",
+@pytest.mark.parametrize("module", ["tokapp.html", "tokapp.tokens", "tokapp.samples", "tokapp.pages", "tokapp.chat_view",
+                                    "tokapp.chat_sources",
                                     "tokapp.colors", "tokapp.visible"])
 def test_pure_app_helpers_do_not_import_streamlit(module):
     modules = _imported_after(f"import {module}")

@@ -57,6 +57,8 @@ def test_pick_files_prefers_tokenizer_json_then_the_legacy_sets():
     assert hub.pick_files(["vocab.json", "merges.txt", "config.json"]) == ["merges.txt", "vocab.json"]
     assert hub.pick_files(["spiece.model", "special_tokens_map.json"]) == ["special_tokens_map.json", "spiece.model"]
     assert hub.pick_files(["model.safetensors"]) == []
+    assert hub.pick_files(["tokenizer.json", "chat_template.jinja", "tokenizer_config.json"]) == [
+        "chat_template.jinja", "tokenizer.json", "tokenizer_config.json"]  # a chat model's template comes along
 
 
 def test_a_tiktoken_encoding_by_name_matches_tiktoken_on_the_same_cache(seeded):

@@ -13,9 +13,12 @@ REFUSAL = "this tokenizer refuses the text; pick another one"
 REFUSING_KEY = "session:test-refusing"
 
 
-def open_page(name: str, *, session: dict | None = None, **params) -> AppTest:
-    """Run ``pages/<name>`` once, with ``params`` as the URL's query and ``session`` tokenizers; no exception."""
+def open_page(name: str, *, session: dict | None = None, state: dict | None = None, **params) -> AppTest:
+    """Run ``pages/<name>`` once, with ``params`` as the URL's query, ``session`` tokenizers and ``state`` preset in
+    the session state; no exception."""
     at = AppTest.from_file(str(PAGES / name), default_timeout=60)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
     for key, value in params.items():
         at.query_params[key] = value
     if session:

@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 
 from ..core.errors import TokenizerFileError
 
-CONFIG_FILES = ("tokenizer_config.json", "special_tokens_map.json")
+CONFIG_FILES = ("tokenizer_config.json", "special_tokens_map.json", "chat_template.jinja")  # the last: chat models
 LEGACY_SETS = (("vocab.json", "merges.txt"), ("vocab.txt",), ("tokenizer.model",), ("spiece.model",),
                ("sentencepiece.bpe.model",))
 PATTERNS = ["tokenizer.json", *CONFIG_FILES, "vocab.json", "merges.txt", "vocab.txt", "*.model", "*.tiktoken"]
