@@ -143,6 +143,7 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
         key=key,
         help="Built-in samples, files in sample_vocabs/, and tokenizers trained or uploaded in this session.",
     )
+    confirm_selection(prefix)
     if bind:
         st.query_params[key] = chosen
     spec = by_key.get(chosen) or next(iter(by_key.values()))
@@ -196,20 +197,28 @@ def tokenizer_sources(prefix: str, *, multiple: bool = False, where=None) -> str
     """
     init_state()
     where = where or st
+    pending = st.session_state.get(f"{prefix}_pending")
+    if pending:  # selected on a run that was cut short (e.g. by typing) before the picker showed it: again
+        select_tokenizer(prefix, pending, multiple=multiple)
     added = model_box(prefix, where=where)
     with where.expander(f"Add a tokenizer file (up to {samples.MAX_UPLOAD_BYTES // 2**20} MiB)",
                         icon=":material/upload_file:"):
         uploaded = upload_widget(prefix)
-    if uploaded and st.session_state.get(f"{prefix}_last_upload") != uploaded:
-        st.session_state[f"{prefix}_last_upload"] = uploaded
-        added = added or uploaded
+    new_upload = uploaded and st.session_state.get(f"{prefix}_last_upload") != uploaded
+    added = added or (uploaded if new_upload else None)
     if added:
-        select_tokenizer(prefix, added, multiple=multiple)
+        select_tokenizer(prefix, added, multiple=multiple)  # pending first: a cut-short run selects it again
+    if new_upload:
+        st.session_state[f"{prefix}_last_upload"] = uploaded
     return added
 
 
 def select_tokenizer(prefix: str, key: str, *, multiple: bool = False) -> None:
-    """Make ``key`` the page's chosen tokenizer (or one more of its chosen ones, up to four)."""
+    """Make ``key`` the page's chosen tokenizer (or one more of its chosen ones, up to four).
+
+    The choice stays pending until the page's picker has been drawn with it (``confirm_selection``).
+    """
+    st.session_state[f"{prefix}_pending"] = key
     state_key = share.tokenizer_key(prefix, multiple=multiple)
     if not multiple:
         st.session_state[state_key] = key
@@ -217,6 +226,11 @@ def select_tokenizer(prefix: str, key: str, *, multiple: bool = False) -> None:
     chosen = list(st.session_state.get(state_key, []))
     if key not in chosen:
         st.session_state[state_key] = (chosen + [key])[-share.MAX_TOKENIZERS:]
+
+
+def confirm_selection(prefix: str) -> None:
+    """Call right after drawing the picker: a pending choice has now reached the browser."""
+    st.session_state.pop(f"{prefix}_pending", None)
 
 
 def upload_widget(prefix: str, *, where=None) -> str | None:

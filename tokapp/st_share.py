@@ -94,6 +94,7 @@ def tokenizer_select(prefix: str, specs: Sequence[samples.SampleSpec], *, label:
     chosen = where.selectbox(label, list(by_key), format_func=lambda k: by_key[k].label if k in by_key else k,
                              key=key, persist_state="session", help="Built-in samples, files in sample_vocabs/, and tokenizers trained or "
                                            "uploaded in this session.")
+    st.session_state.pop(f"{prefix}_pending", None)  # a choice made by an upload or a model has been drawn
     spec = by_key[chosen]
     if spec.description:
         where.caption(spec.description)
@@ -112,4 +113,5 @@ def tokenizer_multiselect(prefix: str, specs: Sequence[samples.SampleSpec], *, l
     chosen = where.multiselect(label, list(by_key), format_func=lambda k: by_key[k].label if k in by_key else k,
                                key=key, persist_state="session", max_selections=share.MAX_TOKENIZERS,
                                help=f"Two to {share.MAX_TOKENIZERS} tokenizers, compared on the same text.")
+    st.session_state.pop(f"{prefix}_pending", None)  # a choice made by an upload or a model has been drawn
     return [by_key[k] for k in chosen if k in by_key]

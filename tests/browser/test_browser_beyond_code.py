@@ -119,7 +119,7 @@ def test_noisy_text_page_applies_an_uploaded_lexicon(page, app_url):
     open_page(page, app_url, "noisy_text")
     type_noisy(page, "new pix coming tmrw")
     wait_for_output(page, "new pictures coming tomorrow", timeout=60_000)
-    page.locator('input[type="file"]').set_input_files(
+    page.locator('[data-testid="stMain"] input[type="file"]').set_input_files(  # the sidebar takes tokenizer files
         files=[{"name": "lexicon.csv", "mimeType": "text/csv", "buffer": b"noisy,canonical\npix,photos\n"}]
     )
     page.get_by_text("Loaded 1 entry from lexicon.csv").wait_for()
