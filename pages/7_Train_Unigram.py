@@ -108,12 +108,13 @@ else:
                             format_func={"course": "the course's seed: every substring, P = frequency / total",
                                          "trained": "the trained vocabulary, P = exp(log p)"}.get)
     if vocab_choice == "course":
-        probs = training.course_seed_probs(run.words)
+        # Checked before the seed is built: every substring of a long word would be millions of pieces.
+        probs = training.course_seed_probs(run.words) if training.course_seed_fits(run.words, 400) else {}
     else:
         specials = {t.content for t in run.tokenizer.added_tokens}
         probs = {p: math.exp(s) for p, s in run.tokenizer.model.vocab if p not in specials}
-    if len(probs) > 400:
-        st.caption(f"{len(probs)} pieces: too many for this table; use a smaller corpus.")
+    if not probs or len(probs) > 400:
+        st.caption("Over 400 pieces: too many for this table; use a smaller corpus (shorter words).")
     else:
         base, rows = training.removal_table(probs, run.words)
         st.write(f"Loss now: **{base:.2f}** (sum over words of count × −ln P(best segmentation)). Cheapest removals first; "

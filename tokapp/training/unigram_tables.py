@@ -62,6 +62,23 @@ def course_seed_probs(words: Mapping[str, int]) -> dict[str, float]:
     return {p: f / total for p, f in freqs.items()}
 
 
+def course_seed_fits(words: Mapping[str, int], limit: int) -> bool:
+    """Whether the course's seed (``course_seed_probs``) has at most ``limit`` pieces, found without
+    enumerating them all: a corpus of one 10,000-character word would have fifty million.
+
+    ``course_seed_fits({"hug": 1}, 5) is True`` (h, u, g, hu, ug); ``course_seed_fits({"hugs": 1}, 5) is False``.
+    """
+    seen: set[str] = set()
+    for w in words:
+        for i in range(len(w)):
+            for j in range(i + 1, len(w) + 1):
+                if j - i < len(w) or len(w) == 1:
+                    seen.add(w[i:j])
+                    if len(seen) > limit:
+                        return False
+    return True
+
+
 def removal_table(probs: Mapping[str, float], words: Mapping[str, int]) -> tuple[float, list[dict]]:
     """The classroom table: (loss now, rows "remove piece t -> new loss" sorted by the increase).
 

@@ -16,6 +16,8 @@ import re
 from itertools import accumulate
 from operator import add
 
+from ..text.onig_regex import regex_timed_out, user_regex_timeout
+
 
 def _whole(text):
     return [text], None
@@ -57,22 +59,27 @@ def _isolated_words(rx, view_of=None, ascii_rx=None):
 
     ``ascii_rx``: a pattern that finds the same matches as ``rx`` on ASCII text (used there)."""
     findall, finditer = rx.findall, rx.finditer
-    ascii_findall = ascii_rx.findall if ascii_rx is not None else findall
+    ascii_findall = ascii_rx.findall if ascii_rx is not None else None
     plain = rx.groups == 0
 
     def words(text):
         is_ascii = text.isascii()
         view = text if view_of is None or is_ascii else view_of(text)
-        if plain:
-            found = ascii_findall(view) if is_ascii else findall(view)
-            # No empty match and nothing left out: the matches alone cover the text.
-            if "" not in found and sum(map(len, found)) == len(text):
-                if view is text:
-                    return found, None
-                # The class view has the text's length: cut the text where the view's matches end.
-                ends = list(accumulate(map(len, found)))
-                return list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends))), None
-        return _from_spans(text, _isolated_spans([m.span() for m in finditer(view)], len(text)))
+        limit = user_regex_timeout(len(text))  # a Split pattern comes from a file: time-bound
+        try:
+            if plain:
+                # The standard library's ASCII twin is ours (no timeout there, none needed).
+                found = ascii_findall(view) if is_ascii and ascii_rx is not None else findall(view, timeout=limit)
+                # No empty match and nothing left out: the matches alone cover the text.
+                if "" not in found and sum(map(len, found)) == len(text):
+                    if view is text:
+                        return found, None
+                    # The class view has the text's length: cut the text where the view's matches end.
+                    ends = list(accumulate(map(len, found)))
+                    return list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends))), None
+            return _from_spans(text, _isolated_spans([m.span() for m in finditer(view, timeout=limit)], len(text)))
+        except TimeoutError:
+            raise regex_timed_out(rx, len(text)) from None
 
     return words
 

@@ -26,6 +26,7 @@ from ..core.components import Piece, PreTokenizer, register
 from ..core.errors import ConfigurationError, TokenizerFileError
 from ..text.char_classes import NUMERIC_CLASSES, PUNCT_CLASSES, ClassMap, ascii_view
 from ..text.onig_classes import onig_known
+from ..text.onig_regex import regex_timed_out, user_regex_timeout
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 _BEHAVIOR_KEYS = {b.lower(): b for b in BEHAVIORS}
@@ -60,17 +61,22 @@ def regex_matches(rx: regex.Pattern, text: str, *, invert: bool = False, nonempt
     """
     out: list[Match] = []
     prev = 0
-    for start, stop in _find_iter(rx, text) if not nonempty else (m.span() for m in rx.finditer(text)):
-        if prev != start:
-            out.append((prev, start, invert))
-        out.append((start, stop, not invert))
-        prev = stop
+    limit = user_regex_timeout(len(text))  # patterns come from files: time-bound
+    try:
+        for start, stop in (_find_iter(rx, text, limit) if not nonempty
+                            else (m.span() for m in rx.finditer(text, timeout=limit))):
+            if prev != start:
+                out.append((prev, start, invert))
+            out.append((start, stop, not invert))
+            prev = stop
+    except TimeoutError:
+        raise regex_timed_out(rx, len(text)) from None
     if prev != len(text):
         out.append((prev, len(text), invert))
     return out
 
 
-def _find_iter(rx: regex.Pattern, text: str):
+def _find_iter(rx: regex.Pattern, text: str, limit: float):
     # Rust's loop: search from ``pos``; an empty match found while ``pos`` is the previous match's
     # end is refused and the search moves one character on.
     n = len(text)
@@ -78,7 +84,7 @@ def _find_iter(rx: regex.Pattern, text: str):
     last_match_end = -1
     search = rx.search
     while pos <= n:
-        m = search(text, pos)
+        m = search(text, pos, timeout=limit)
         if m is None:
             return
         start, stop = m.span()
@@ -147,7 +153,10 @@ def pieces_of_matches(piece: Piece, rx: regex.Pattern, classes: ClassMap | None 
     """The pieces are exactly the (non-empty) matches of ``rx``: an inverted pattern, gaps removed."""
     text = piece.text if classes is None else ascii_view(piece.text, classes)
     sub = piece.sub
-    return [sub(*m.span()) for m in rx.finditer(text) if m.end() > m.start()]
+    try:
+        return [sub(*m.span()) for m in rx.finditer(text, timeout=user_regex_timeout(len(text))) if m.end() > m.start()]
+    except TimeoutError:
+        raise regex_timed_out(rx, len(text)) from None
 
 
 class _ClassSplit(PreTokenizer):

@@ -21,6 +21,8 @@ from typing import Iterator
 
 import regex
 
+from ..core.errors import ConfigurationError
+
 _ESCAPES = {
     "h": ("[0-9a-fA-F]", "0-9a-fA-F"),
     "H": ("[^0-9a-fA-F]", None),
@@ -88,11 +90,32 @@ def compile_onig(pattern: str) -> "regex.Pattern[str]":
     return regex.compile(translate(pattern), regex.MULTILINE | regex.V0)
 
 
+def user_regex_timeout(n_chars: int) -> float:
+    """Seconds a pattern from a file may run over a text of ``n_chars``: far above any sane pattern's
+    time (50,000 characters a second), far below a catastrophic backtrack's minutes.
+    ``user_regex_timeout(100_000) == 4.0``."""
+    return 2.0 + n_chars * 2e-5
+
+
+def regex_timed_out(rx: "regex.Pattern[str]", n_chars: int) -> ConfigurationError:
+    """The error for a pattern that ran out of ``user_regex_timeout``: it names the pattern and the fix."""
+    return ConfigurationError(
+        f"the regex {rx.pattern!r} ran longer than {user_regex_timeout(n_chars):.0f} s on a text of {n_chars:,} "
+        "characters: it backtracks catastrophically (nested quantifiers such as (a+)+); simplify the pattern")
+
+
 def find_matches(rx: "regex.Pattern[str]", text: str) -> Iterator[tuple[int, int]]:
-    """Match spans, Oniguruma style. ``list(find_matches(compile_onig("a*"), "baac")) == [(0, 0), (1, 3), (4, 4)]``."""
+    """Match spans, Oniguruma style. ``list(find_matches(compile_onig("a*"), "baac")) == [(0, 0), (1, 3), (4, 4)]``.
+
+    Patterns come from files: each search is time-bound (``user_regex_timeout``).
+    """
     pos, last_end, n = 0, -1, len(text)
+    limit = user_regex_timeout(n)
     while pos <= n:
-        m = rx.search(text, pos)
+        try:
+            m = rx.search(text, pos, timeout=limit)
+        except TimeoutError:
+            raise regex_timed_out(rx, n) from None
         if m is None:
             return
         s, e = m.span()

@@ -31,6 +31,10 @@ class TrainResult:
     details: dict = field(default_factory=dict)
 
 
+#: The largest word count the trainers take: scores and losses are floats, exact up to 2**53.
+MAX_COUNT = 2**53
+
+
 def count_words(
     corpus: Iterable[str] | Mapping[str, int],
     *,
@@ -52,6 +56,9 @@ def count_words(
             check_text(word, name=f"corpus word {word[:20]!r}")
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise ConfigurationError(f"the count of {word!r} must be a non-negative integer, got {n!r}")
+            if n > MAX_COUNT:
+                raise ConfigurationError(f"the count of {word!r} is {n:.3g}; counts above 2**53 ({MAX_COUNT:,}) cannot "
+                                         "be scored exactly in floating point: divide every count by the same factor")
             if word and n:
                 counts[word] = counts.get(word, 0) + n
         return counts
