@@ -124,13 +124,16 @@ st.download_button("Download the map as JSON",
 @st.cache_data(show_spinner=False, max_entries=64)
 def language_rows(cache_key: str, label: str, _tokenizer) -> list[dict]:
     corpus = compare.load_corpus()
-    return compare.multilingual_rows(label, lambda s: _tokenizer.encode(s, add_special_tokens=False), corpus)
+    return compare.multilingual_rows(label, lambda s: _tokenizer.encode(s, add_special_tokens=False), corpus,
+                                     unk_id=compare.unk_id(_tokenizer))
 
 
 st.subheader("Across languages")
 corpus = compare.load_corpus()
 st.caption(f"The same sentence in {len(corpus)} languages (sample_vocabs/corpora/multilingual.txt): tokens per "
-           "character, template tokens left out. Lower means the tokenizer packs that script more tightly.")
+           "character, template tokens left out. Lower means the tokenizer packs that script more tightly — unless "
+           "it gave up: the unknown share stands beside every figure, and a tokenizer with more than "
+           f"{compare.UNKNOWN_THRESHOLD:.0%} unknown tokens is listed last, unranked.")
 ml_rows = []
 progress = st.progress(0.0, text="Tokenizing the languages…")
 try:
@@ -143,9 +146,12 @@ except Exception as exc:
 else:
     progress.empty()
     if ml_rows:
+        st.dataframe(pd.DataFrame(compare.language_ranking(ml_rows)), hide_index=True, width="stretch",
+                     key=f"{P}_ml_rank")
         st.plotly_chart(compare.multilingual_figure(ml_rows), key=f"{P}_ml_chart")
         with st.expander("The figures as a table"):
-            table = pd.DataFrame(ml_rows).pivot(index="language", columns="tokenizer", values="tokens per character")
+            table = pd.DataFrame(ml_rows).pivot(index="language", columns="tokenizer",
+                                                values=["tokens per character", "unknown share"])
             st.dataframe(table.reindex([lang for lang, _ in corpus]), width="stretch")
     else:
         st.caption("(the multilingual corpus is missing)")
