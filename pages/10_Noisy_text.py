@@ -9,6 +9,7 @@ import streamlit as st
 import tokcore
 from tokapp import lexnorm_view as lv
 from tokapp import st_common
+from tokapp.markdown import md_text
 
 P = "ln"  # widget and state key prefix of this page
 SAVED = f"{P}_lexicon_saved"  # the lexicon table as last edited (survives leaving the page)
@@ -120,8 +121,19 @@ with st.expander("The built-in list"):
 with results:
     try:
         english_dictionary()
-        result = tokcore.lexical_normalize(text, lexicon=lexicon)
+        proposed = tokcore.lexical_normalize(text, lexicon=lexicon)
     except Exception as exc:  # the engine's message as st.error, never a traceback
+        st_common.show_error(exc)
+        st.stop()
+    options = lv.fix_options(proposed)
+    off_key = f"{P}_off"
+    st.session_state[off_key] = [o for o in st.session_state.get(off_key, []) if o in options]  # text changed
+    off = st.multiselect("Turn a fix off", list(options), key=off_key, placeholder="Fixes you want undone…",
+                         help="Each fix with its confidence. A fix you pick here is undone: the word stays as typed, "
+                              "and the normalized text, the tokens and the alignment follow.")
+    try:
+        result = tokcore.lexical_normalize(text, lexicon=lexicon, keep=[options[o] for o in off])
+    except Exception as exc:
         st_common.show_error(exc)
         st.stop()
 
@@ -149,7 +161,7 @@ with results:
                                  "were only left out); the lookup list always wins.")
         if pick is not None and pick < len(result.decisions):
             decision = result.decisions[pick]
-            st.caption(f"Reason: {decision.reason}.")
+            st.caption(f"Reason: {md_text(decision.reason)}. Confidence: {decision.confidence:.0%}.")
             st.dataframe(pd.DataFrame(lv.candidate_records(decision)), hide_index=True, width="stretch",
                          key=f"{P}_candidates")
 

@@ -62,7 +62,8 @@ def _bytes_slice(data: bytes, span) -> str:
 
 
 def _reason_title(d) -> str:
-    return escape(f"{d.source} → {d.output} · {d.reason} · input bytes ({d.span[0]}, {d.span[1]})", quote=True)
+    return escape(f"{d.source} → {d.output} · {d.reason} · confidence {d.confidence:.0%} · input bytes "
+                  f"({d.span[0]}, {d.span[1]}), 1-based, half-open", quote=True)
 
 
 def changes_html(result: LexNormResult, *, side: str = "input") -> str:
@@ -109,10 +110,27 @@ def decision_records(result: LexNormResult) -> list[dict]:
     """One row per word (or many-to-one group): what it became and why."""
     rows = []
     for d in result.decisions:
-        rows.append({"word": d.source, "input span": f"({d.span[0]}, {d.span[1]})", "output": d.output,
-                     "output span": f"({d.output_span[0]}, {d.output_span[1]})", "changed": d.changed,
-                     "reason": d.reason, "candidates": len(d.candidates)})
+        rows.append({"word": d.source, "input span (bytes, 1-based)": f"({d.span[0]}, {d.span[1]})",
+                     "output": d.output, "output span (bytes, 1-based)": f"({d.output_span[0]}, {d.output_span[1]})",
+                     "changed": d.changed, "confidence": f"{d.confidence:.0%}", "reason": d.reason,
+                     "candidates": len(d.candidates)})
     return rows
+
+
+def fix_label(d) -> str:
+    """How a fix is named in the "turn a fix off" list; the input span keeps two equal words apart.
+
+    ``fix_label(tokcore.lexical_normalize("c u").changes[0]) == "c u → see you (100%, input bytes (1, 4))"``
+    """
+    return f"{d.source} → {d.output} ({d.confidence:.0%}, input bytes ({d.span[0]}, {d.span[1]}))"
+
+
+def fix_options(result: LexNormResult) -> dict[str, tuple[int, int]]:
+    """Every fix the user may turn off: its label -> its input span (what ``lexical_normalize(keep=...)`` takes).
+
+    ``list(fix_options(tokcore.lexical_normalize("u ok")).values()) == [(1, 2), (3, 5)]``
+    """
+    return {fix_label(d): d.span for d in result.changes}
 
 
 @dataclass(frozen=True)

@@ -46,3 +46,47 @@ def test_compare_page_shows_the_unknown_share_beside_the_ranking():
     table = ranked[0]
     assert table.iloc[0]["rank"] == "1" and table.iloc[0]["unknown share"] <= compare.UNKNOWN_THRESHOLD
     assert (table["rank"] == "–").any() and table[table["rank"] == "–"]["note"].str.contains("unknown").all()
+
+
+# ---------------------------------------------------------------- 2. Noisy text keeps what a language knows
+def test_noisy_text_keeps_other_languages_and_rare_words_and_says_how_sure_it_is():
+    from tokapp import lexnorm_view as lv
+
+    result = tokcore.lexical_normalize("We met at the café, send img and the naïve résumé pls")
+    assert result.text == "We met at the café, send img and the naïve résumé please"
+    by = {d.source: d for d in result.decisions}
+    assert "another language" in by["café"].reason and not by["café"].changed
+    assert not by["img"].changed and by["pls"].confidence == 1.0
+    assert tokcore.lexical_normalize("ngl pdf srsly").text == "ngl pdf seriously"  # all consonants, short: kept
+    assert tokcore.lexical_normalize("café", lexicon={"café": "coffee shop"}).text == "coffee shop"  # lookup wins
+    teh = tokcore.lexical_normalize("teh").decisions[0]
+    assert teh.changed and 0.5 < teh.confidence < 1.0  # a guess, and it says so
+    assert all("confidence" in r for r in lv.decision_records(result))
+
+
+def test_a_fix_turned_off_stays_as_typed_and_the_alignment_follows():
+    from tokapp import lexnorm_view as lv
+
+    full = tokcore.lexical_normalize("u hve teh pix")
+    options = lv.fix_options(full)
+    off = next(label for label in options if label.startswith("teh"))
+    result = tokcore.lexical_normalize("u hve teh pix", keep=[options[off]])
+    assert result.text == "you have teh pictures"
+    teh = next(d for d in result.decisions if d.source == "teh")
+    assert not teh.changed and "turned off" in teh.reason
+    assert tokcore.try_span_substring(result.text, teh.output_span) == "teh"
+    assert result.map_offsets([teh.output_span]) == [teh.span]
+
+
+def test_noisy_text_page_lets_the_user_turn_a_fix_off():
+    at = open_page("10_Noisy_text.py")
+    at.text_area(key="ln_text").input("teh pix").run()
+    picker = at.multiselect(key="ln_off")
+    label = next(o for o in picker.options if o.startswith("teh"))
+    assert "%" in label  # the confidence is in the label
+    picker.select(label).run()
+    assert not at.exception
+    output = next(h.value for h in at.html if 'data-side="output"' in h.value)
+    assert "teh" in output and "pictures" in output and "the" not in output.replace("teh", "")
+    grid = next(h.value for h in at.html if 'class="ln-grid"' in h.value)
+    assert "→ pictures" in grid and "→ the" not in grid
