@@ -68,12 +68,14 @@ with phon_tab:
         guessed = sum(1 for w in ph_words if not w.in_dictionary)
         c1, c2, c3, c4 = st.columns(4)
         c1.metric("Characters", len(text))
-        c2.metric("Words", len(ph_words))
+        c2.metric("Words", bv.spoken_count(ph_words), help="Words and numbers (numbers are spelled out). "
+                  "Punctuation, emoji and symbols are shown, marked, but not said.")
         c3.metric("Phoneme tokens", len(ph_tokens))
         c4.metric("Guessed words", guessed, help="Not in the CMU dictionary: one rough phoneme per letter.")
         st.html(bv.phonemes_html(ph_tokens, ph_words, palette=palette))
         st.caption("Every phoneme token points at its whole word (contract byte span): phonemes do not map to "
-                   "letters. Words outlined in red are not in the dictionary and were guessed letter by letter.")
+                   "letters. Words outlined in red are not in the dictionary and were guessed letter by letter. Numbers are "
+                   "spelled out; punctuation, emoji and symbols (dotted) have no pronunciation and say so.")
         with st.expander("Words and their phonemes"):
             st.dataframe(pd.DataFrame(bv.phoneme_records(ph_words)), hide_index=True, width="stretch")
 

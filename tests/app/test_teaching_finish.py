@@ -90,3 +90,33 @@ def test_noisy_text_page_lets_the_user_turn_a_fix_off():
     assert "teh" in output and "pictures" in output and "the" not in output.replace("teh", "")
     grid = next(h.value for h in at.html if 'class="ln-grid"' in h.value)
     assert "→ pictures" in grid and "→ the" not in grid
+
+
+# ---------------------------------------------------------------- 3. Phonemes: emoji, punctuation, numbers
+def test_phonemize_drops_nothing_and_says_what_non_words_are():
+    from tokapp import beyond_view as bv
+
+    text = "Hi! 🙂 42"
+    tokens, words = tokcore.phonemize(text, stress=False)
+    assert [w.text for w in words] == ["Hi", "!", "🙂", "42"]
+    assert [w.kind for w in words] == ["word", "punct", "emoji", "number"]
+    assert words[3].note == "spelled: forty two" and words[3].phonemes == ("F", "AO", "R", "T", "IY", "T", "UW")
+    assert "<punct>" in [t.token for t in tokens] and "<emoji>" in [t.token for t in tokens]
+    assert tokcore.validate_offsets_contract(text, [t.offsets for t in tokens], require_string_boundaries=True)
+    rows = {r["word"]: r["what it is"] for r in bv.phoneme_records(words)}
+    assert rows == {"Hi": "word", "!": "punctuation: no pronunciation", "🙂": "emoji: no pronunciation",
+                    "42": "spelled: forty two"}
+    drawn = bv.phonemes_html(tokens, words)
+    emoji = drawn.split('data-word="🙂"')[1].split('class="bt-word')[0]
+    assert "emoji: no pronunciation" in emoji
+    assert bv.spoken_count(words) == 2
+
+
+def test_beyond_page_rows_for_emoji_and_numbers_are_not_empty():
+    at = open_page("11_Beyond_text.py")
+    at.text_input(key="bt_text").input("Hi! 🙂 42").run()
+    assert not at.exception
+    table = next(d.value for d in at.dataframe if "what it is" in list(d.value.columns))
+    assert list(table["what it is"]) == ["word", "punctuation: no pronunciation", "emoji: no pronunciation",
+                                         "spelled: forty two"]
+    assert all(table["phonemes"].iloc[i] or table["what it is"].iloc[i] != "word" for i in range(len(table)))
