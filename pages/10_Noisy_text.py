@@ -8,7 +8,7 @@ import streamlit as st
 
 import tokcore
 from tokapp import lexnorm_view as lv
-from tokapp import st_common
+from tokapp import st_common, st_display
 from tokapp.markdown import md_text
 
 P = "ln"  # widget and state key prefix of this page
@@ -166,9 +166,10 @@ with results:
                          key=f"{P}_candidates")
 
     st.subheader("Tokens of the normalized text, mapped back")
+    padding = st_display.padding_switch(P)
     try:
         tokenizer = st_common.load_tokenizer(spec)
-        mapped = lv.map_tokens(result, tokenizer)
+        mapped = lv.map_tokens(result, tokenizer, padding=padding)
     except Exception as exc:
         st_common.show_error(exc)
         st.stop()

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import inspector, inspector_html, share, st_common, st_share, windows
+from tokapp import inspector, inspector_html, share, st_common, st_display, st_share, windows
 from tokapp.tokens import TokenView
 
 P = "oi"  # widget key prefix of this page
@@ -48,18 +48,20 @@ add_special = c2.toggle("Add template tokens", key=f"{P}_special", persist_state
                         help="Tokens the post-processor inserts (e.g. [CLS]) get the (0, 0) sentinel.")
 plain = c3.toggle("Special tokens as plain text", key=f"{P}_plain", persist_state="session",
                   help="Off: a special token typed in the text is one token with a real span.")
+pad_col, units_col, _ = st.columns([1, 1, 1])
+padding = st_display.padding_switch(P, where=pad_col)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse(cache_key: str, text: str, plain: bool, add_special: bool, coords: str, _view) -> dict:
+def analyse(cache_key: str, text: str, plain: bool, add_special: bool, padding: bool, coords: str, _view) -> dict:
     """Unsafe boundaries, verdicts and counts over the whole text, cached by plain strings (linear time)."""
     return inspector.summary(_view, coords)
 
 
 try:
     with st_common.long_work(len(text), f"Encoding and checking {len(text):,} characters…"):
-        view = st_common.token_view(spec, text, split_special=plain, add_special_tokens=add_special)
-        result = analyse(spec.cache_key, text, plain, add_special, coords, view)
+        view = st_common.token_view(spec, text, split_special=plain, add_special_tokens=add_special, padding=padding)
+        result = analyse(spec.cache_key, text, plain, add_special, padding, coords, view)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import compare, share, st_common, st_share, windows
+from tokapp import compare, share, st_common, st_display, st_share, windows
 
 P = "cmp"  # widget key prefix of this page
 DEFAULT_TEXT = "Tokenizers disagree: unbelievably, naïve café-goers don't tokenize 🙂 the same way."
@@ -37,6 +37,7 @@ text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90,
 st.caption(f"Up to {windows.MAX_TEXT_CHARS:,} characters. Long texts are drawn {windows.WINDOW_CHARS:,} characters at "
            "a time, the same stretch for every tokenizer; figures cover the whole text; the map download is built "
            "when you click it.")
+padding = st_display.padding_switch(P)
 ring = st.toggle("Ring the boundaries the others do not share", key=f"{P}_ring", persist_state="session",
                  help="A ring sits where one tokenizer cuts the text and none of the others does.")
 
@@ -61,7 +62,7 @@ try:
             if status is not None:
                 status.update(label=f"Encoding {len(text):,} characters with {spec.label}…")
             tokenizers.append(st_common.load_tokenizer(spec))
-            views.append(st_common.token_view(spec, text))
+            views.append(st_common.token_view(spec, text, padding=padding))
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()

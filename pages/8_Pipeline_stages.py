@@ -5,7 +5,7 @@ maps the tokenization text back to the raw input."""
 import pandas as pd
 import streamlit as st
 
-from tokapp import st_common, stages, train_html
+from tokapp import st_common, st_display, stages, train_html
 
 P = "ps"  # widget key prefix of this page
 DEFAULT_TEXT = "Héllo, WORLD!  Tokenizers don't agree 🙂"
@@ -31,9 +31,10 @@ if len(text) <= SHARE_TEXT_LIMIT:
 else:
     st.query_params.pop(f"{P}_text", None)
 
+padding = st_display.padding_switch(P)
 try:
     tokenizer = st_common.load_tokenizer(spec)
-    ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else ())
+    ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else (), padding=padding)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()

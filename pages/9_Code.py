@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 import tokcore
-from tokapp import code_view, html, st_common
+from tokapp import code_view, html, st_common, st_display
 
 P = "code"  # widget key prefix of this page
 DEFAULT_TOKENIZER = "file:code_bytelevel_bpe.json"
@@ -64,10 +64,11 @@ else:
     st.caption("No identifiers in this code.")
 
 st.subheader("Subwords: syntax-aware against plain")
+padding = st_display.padding_switch(P)  # the plain subwords only: syntax-aware units are never padded
 try:
     tokenizer = st_common.load_tokenizer(spec)
     units = tokcore.encode_code(code, language, tokenizer)
-    plain = st_common.token_view(spec, code, add_special_tokens=False)
+    plain = st_common.token_view(spec, code, add_special_tokens=False, padding=padding)
 except Exception as exc:
     st_common.show_error(exc)
     st.stop()

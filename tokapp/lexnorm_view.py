@@ -144,9 +144,11 @@ class MappedToken:
     noisy: tuple[int, int]
 
 
-def map_tokens(result: LexNormResult, tokenizer) -> list[MappedToken]:
-    """Tokenize the normalized text (no template tokens) and map every span back to the noisy input."""
-    enc = tokcore.encode_result(tokenizer, result.text, return_offsets=True, add_special_tokens=False)
+def map_tokens(result: LexNormResult, tokenizer, *, padding: bool = False) -> list[MappedToken]:
+    """Tokenize the normalized text (no template tokens; no pad tokens unless ``padding``) and map every span
+    back to the noisy input."""
+    enc = tokcore.encode_result(tokenizer, result.text, return_offsets=True, add_special_tokens=False,
+                                padding=None if padding else False)
     spans = [tuple(o) for o in enc.original_offsets]
     back = result.map_offsets(spans)
     return [MappedToken(i, id_, tok, s, tuple(b)) for i, (id_, tok, s, b) in enumerate(zip(enc.ids, enc.tokens, spans, back))]

@@ -41,6 +41,7 @@ class Context:
     segments: list = field(default_factory=list)  # (start, stop, AddedToken | None) in the tokenization text
     pieces: list = field(default_factory=list)  # (piece text, (start, stop), added token or None, byte bounds)
     tokens: list = field(default_factory=list)  # (id, token, (start, stop)) in the tokenization text
+    padding: bool = False  # the post-processor stage pads as the tokenizer does only when asked
 
     def raw_span(self, start: int, stop: int) -> tuple[int, int]:
         """A character span of the tokenization text mapped back to the raw input."""
@@ -187,7 +188,8 @@ def _char_ceil(byte: int, table: Optional[list]) -> int:
 
 
 def _post(ctx: Context) -> StageResult:
-    res = ctx.tokenizer.encode_result(ctx.text, return_offsets=True, return_masks=True, add_special_tokens=True)
+    res = ctx.tokenizer.encode_result(ctx.text, return_offsets=True, return_masks=True, add_special_tokens=True,
+                                      padding=None if ctx.padding else False)
     rows = []
     for i, (id_, value, off, orig, special, type_id) in enumerate(zip(
             res.ids, res.tokens, res.offsets, res.original_offsets, res.special_tokens_mask, res.token_type_ids)):
@@ -272,9 +274,11 @@ def register_stage(stage: Stage, *, before: str | None = None, after: str | None
         STAGES.append(stage)
 
 
-def run_stages(tokenizer, text: str, *, optional: tuple[str, ...] = ()) -> tuple[Context, list[StageResult]]:
-    """Run every stage in order (optional ones only when their key is in ``optional``)."""
-    ctx = Context(tokenizer, text, text)
+def run_stages(tokenizer, text: str, *, optional: tuple[str, ...] = (),
+               padding: bool = False) -> tuple[Context, list[StageResult]]:
+    """Run every stage in order (optional ones only when their key is in ``optional``); no pad tokens unless
+    ``padding`` (then the tokenizer's own padding, e.g. MiniLM's 128)."""
+    ctx = Context(tokenizer, text, text, padding=padding)
     results = []
     for stage in STAGES:
         if stage.optional and stage.key not in optional:

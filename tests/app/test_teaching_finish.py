@@ -5,6 +5,7 @@ pages' held-out sentence follows the corpus."""
 
 from __future__ import annotations
 
+import pytest
 from app_pages import open_page
 from shared_data import ROOT
 
@@ -120,3 +121,42 @@ def test_beyond_page_rows_for_emoji_and_numbers_are_not_empty():
     assert list(table["what it is"]) == ["word", "punctuation: no pronunciation", "emoji: no pronunciation",
                                          "spelled: forty two"]
     assert all(table["phonemes"].iloc[i] or table["what it is"].iloc[i] != "word" for i in range(len(table)))
+
+
+# ---------------------------------------------------------------- 4. Padding switch on every page that encodes
+def _padding_tokenizer():
+    """The ASCII tokenizer padding to 16, as MiniLM pads to 128."""
+    from tokcore.processors.settings import check_padding_settings
+
+    tok = tokcore.CharTokenizer()
+    tok.padding = check_padding_settings({"strategy": {"Fixed": 16}, "pad_id": 0, "pad_token": tok.id_to_token(0)})
+    return tok
+
+
+def test_helpers_that_encode_do_not_pad_unless_asked():
+    from tokapp import lexnorm_view as lv
+    from tokapp import stages
+
+    tok = _padding_tokenizer()
+    post = lambda results: next(r for r in results if r.name == "Post-processor")  # noqa: E731
+    assert len(post(stages.run_stages(tok, "hi")[1]).rows) == 2
+    assert len(post(stages.run_stages(tok, "hi", padding=True)[1]).rows) == 16
+    result = tokcore.lexical_normalize("hi")
+    assert len(lv.map_tokens(result, tok)) == 2 and len(lv.map_tokens(result, tok, padding=True)) == 16
+    units = tokcore.encode_code("x = 1", "python", tok)
+    assert all(u.offsets != (0, 0) for u in units)  # no identifier piece padded to 16 (pads have no span)
+
+
+PAD_PAGES = [("2_Offsets_inspector.py", "oi"), ("3_Compare.py", "cmp"), ("8_Pipeline_stages.py", "ps"),
+             ("9_Code.py", "code"), ("10_Noisy_text.py", "ln")]
+
+
+@pytest.mark.parametrize(("page", "prefix"), PAD_PAGES)
+def test_every_page_that_encodes_has_the_padding_switch_off_by_default(page, prefix):
+    tok = _padding_tokenizer()
+    params = {f"{prefix}_tok": "session:pad"} if prefix != "cmp" else {"cmp_tok": ["session:pad", "file:english_wordpiece.json"]}
+    at = open_page(page, session={"session:pad": ("Pads to 16", tok)}, **params)
+    switch = at.toggle(key=f"{prefix}_pad")
+    assert switch.value is False and switch.label == "Pad as the tokenizer does"
+    switch.set_value(True).run()
+    assert not at.exception and not at.error
