@@ -20,9 +20,10 @@ from typing import Callable, Iterable, Sequence
 from tokcore.analysis.alignment import align_tokens, boundary_points, figures
 
 from . import colors
+from .byte_label import piece_html
 from .span_walk import walk
 from .tokens import TokenView, row_kind
-from .visible import hex_bytes, visible, visible_segments
+from .visible import visible, visible_segments
 
 CORPUS = Path(__file__).resolve().parent.parent / "sample_vocabs" / "corpora" / "multilingual.txt"
 RING = "#e8590c"
@@ -71,11 +72,9 @@ def _text_html(text: str) -> str:
     return "".join(f'<span class="tk-ws">{escape(s)}</span>' if m else escape(s) for s, m in visible_segments(text))
 
 
-def _piece(data: bytes) -> str:
-    try:
-        return _text_html(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        return f'<span class="tk-bytes-hex">‹{hex_bytes(data)}›</span>'
+def _piece(data: bytes, start: int, stop: int) -> str:
+    """``data[start:stop]`` (0-based) through the app's one byte renderer (``tokapp.byte_label``)."""
+    return piece_html(data, start, stop, _text_html)
 
 
 def _ring(idx: int) -> str:
@@ -97,7 +96,7 @@ def ringed_html(view: TokenView, unshared: set[int], *, ring: bool = True, palet
         if what == "before":
             out.append(f'<span class="tk-more">{event[1]} tokens before …</span>')
         elif what == "gap":
-            out.append(f'<span class="tk-gap" title="covered by no token">{_piece(event[1])}</span>')
+            out.append(f'<span class="tk-gap" title="covered by no token">{_piece(data, event[2], event[2] + len(event[1]))}</span>')
         elif what == "mark":
             rings += 1
             out.append(_ring(event[1]))
@@ -113,7 +112,7 @@ def ringed_html(view: TokenView, unshared: set[int], *, ring: bool = True, palet
             if what == "token":
                 start, stop, k = event[2:]
                 if stop > start:
-                    inner = _piece(data[start - 1 : stop - 1])
+                    inner = _piece(data, start - 1, stop - 1)
                 if kind not in ("special", "inserted"):
                     style = f' style="background:{colors.token_color(k, palette)}"'
             out.append(f'<span class="tk-tok tk-{kind}"{style} title="{title}"><span class="tk-txt">{inner}</span>'

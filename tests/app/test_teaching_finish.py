@@ -160,3 +160,21 @@ def test_every_page_that_encodes_has_the_padding_switch_off_by_default(page, pre
     assert switch.value is False and switch.label == "Pad as the tokenizer does"
     switch.set_value(True).run()
     assert not at.exception and not at.error
+
+
+# ---------------------------------------------------------------- 5. One byte renderer everywhere
+def test_inspector_compare_and_noisy_text_draw_cut_bytes_with_their_character():
+    from tokapp import inspector_html
+    from tokapp import lexnorm_view as lv
+    from tokapp.tokens import build_view
+
+    bpe = tokcore.load(SAMPLES / "english_bytelevel_bpe.json")
+    view = build_view(bpe, "a🙂 あ")
+    for drawn in (compare.ringed_html(view, set()), inspector_html.lanes_html(view, {}, coords="view")):
+        assert "‹F0" in drawn and "of 🙂" in drawn and "tk-bytes-hex" in drawn
+        assert "\ufffd" not in drawn and "oi-hex" not in drawn
+    result = tokcore.lexical_normalize("hi 🙂 ppl")
+    mapped = lv.map_tokens(result, bpe)
+    covers = [r["covers"] for r in lv.mapped_records(result, mapped)]
+    assert "‹F0› of 🙂" in covers and not any("\ufffd" in c for c in covers)
+    assert "\ufffd" not in lv.aligned_html(result, mapped) and "of 🙂" in lv.aligned_html(result, mapped)
