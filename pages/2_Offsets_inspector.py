@@ -50,6 +50,7 @@ plain = c3.toggle("Special tokens as plain text", key=f"{P}_plain", persist_stat
                   help="Off: a special token typed in the text is one token with a real span.")
 pad_col, units_col, _ = st.columns([1, 1, 1])
 padding = st_display.padding_switch(P, where=pad_col)
+both_units = st_display.units_switch(P, where=units_col)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -98,7 +99,7 @@ st.caption(f"Drawn over the {checked_label}. Top lane: tokens with a span, over 
            "where the sequence puts them.")
 st.html(inspector_html.legend_html())
 st.html(inspector_html.lanes_html(view, points, coords=coords, palette=palette, show_ids=show_ids, start=lo,
-                                  max_tokens=hi - lo))
+                                  max_tokens=hi - lo, both_units=both_units))
 if view.view_text != view.raw_text:
     st.caption("This tokenizer normalizes the text first: switch “Check spans against” to compare both coordinates.")
 
@@ -122,10 +123,13 @@ st.html(inspector_html.byte_grid_html(view, points, coords=coords, palette=palet
 
 st.subheader("Tokens")
 st.caption("span: the contract (1-based, half-open UTF-8 bytes into the tokenization text; (0, 0) = no source). "
-           "chars: the same span as 0-based Python character indices (widened to whole characters). "
+           "chars: the same span as 0-based Python character indices (widened to whole characters). raw-input span: "
+           "the token's span in the text you typed (bytes, 1-based, half-open); “Offsets in characters too” adds "
+           "its character span. "
            f"boundary: checked against the {checked_label}.")
 narrow = {name: st.column_config.Column(width=w) for name, w in (("#", 44), ("id", 64), ("special", 64))}
-st.dataframe(pd.DataFrame(inspector.display_records(window_rows, coords)), hide_index=True, width="stretch",
+st.dataframe(pd.DataFrame(inspector.display_records(window_rows, coords, both_units=both_units)), hide_index=True,
+             width="stretch",
              column_config=narrow)
 name = spec.key
 d1, d2, _ = st.columns([1, 1, 3])

@@ -15,8 +15,9 @@ st_common.page_setup()
 st.html(train_html.style_block())
 st.title("Pipeline stages")
 st.caption("Normalizer → pre-tokenizer → model → post-processor: what each stage makes of the text, with spans. "
-           "Spans in the stage tables are 0-based character spans [start, stop); the post-processor shows the "
-           "offsets contract (1-based UTF-8 byte spans, (0, 0) for inserted tokens).")
+           "Every span column names its unit and base: the stage tables use characters, 0-based, [start, stop); "
+           "the raw input's bytes and the post-processor's offsets are the contract's UTF-8 bytes, 1-based, "
+           "(start, stop), with (0, 0) for inserted tokens.")
 
 with st.sidebar:
     spec = st_common.tokenizer_picker(P)
@@ -31,10 +32,13 @@ if len(text) <= SHARE_TEXT_LIMIT:
 else:
     st.query_params.pop(f"{P}_text", None)
 
-padding = st_display.padding_switch(P)
+pad_col, units_col = st.columns(2)
+padding = st_display.padding_switch(P, where=pad_col)
+both_units = st_display.units_switch(P, where=units_col)
 try:
     tokenizer = st_common.load_tokenizer(spec)
-    ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else (), padding=padding)
+    ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else (), padding=padding,
+                                     both_units=both_units)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()

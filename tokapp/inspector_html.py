@@ -30,7 +30,7 @@ from . import colors
 from .byte_label import piece_html
 from .inspector import SAFETY_LABELS, Verdict, text_and_offsets
 from .span_walk import walk
-from .tokens import TokenView, row_kind
+from .tokens import BYTE_SPAN, CHAR_SPAN, TokenView, char_span, row_kind, span_label
 from .visible import BASE_FOR_MARK, visible, visible_char
 
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)
@@ -117,21 +117,28 @@ def _chip(classes: str, inner: str, meta: str, title: str, style: str = "") -> s
 
 def lanes_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
                palette: str = colors.DEFAULT_PALETTE, show_ids: bool = True, max_tokens: int = 1500,
-               start: int = 0) -> str:
+               start: int = 0, both_units: bool = False) -> str:
     """Tokens on two lanes (text spans above, sentinels below) with unsafe boundaries marked.
+
+    Tooltips name the span's text, unit and base; ``both_units`` adds the 0-based character span.
 
     ``points`` maps 1-based byte indices to ``inside_char``/``inside_grapheme`` (``inspector.issue_points``);
     ``start`` and ``max_tokens`` choose the window of tokens drawn.
     """
     text, offsets = text_and_offsets(view, coords)
     data = text.encode("utf-8", "surrogatepass")
+    where = "tokenization-text" if coords == "view" else "raw-input"
 
     def col(top: str = "", bottom: str = "", extra: str = "") -> str:
         return f'<span class="oi-col"{extra}><span class="oi-top">{top}</span><span class="oi-bot">{bottom}</span></span>'
 
     def chip(row, span, classes: str, inner: str, style: str = "") -> str:
         meta = f"#{row.index}" + (f" · {row.id}" if show_ids else "") + (" · unk" if row.unknown else "")
-        title = f"#{row.index} · id {row.id} · token {visible(row.token)} · span {span}"
+        title = (f"#{row.index} · id {row.id} · token {visible(row.token)} · {where} span {span_label(span)} "
+                 f"({BYTE_SPAN})")
+        if both_units and tokcore.has_span(span):
+            chars = char_span(text, span)
+            title += f" · {'–' if chars is None else span_label(chars)} ({CHAR_SPAN})"
         return _chip(classes, inner, meta, title, style)
 
     cols: list[str] = []

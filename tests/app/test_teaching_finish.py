@@ -5,6 +5,8 @@ pages' held-out sentence follows the corpus."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from app_pages import open_page
 from shared_data import ROOT
@@ -178,3 +180,47 @@ def test_inspector_compare_and_noisy_text_draw_cut_bytes_with_their_character():
     covers = [r["covers"] for r in lv.mapped_records(result, mapped)]
     assert "‹F0› of 🙂" in covers and not any("\ufffd" in c for c in covers)
     assert "\ufffd" not in lv.aligned_html(result, mapped) and "of 🙂" in lv.aligned_html(result, mapped)
+
+
+# ---------------------------------------------------------------- 6. Offsets name their unit and base
+UNIT = re.compile(r"\((bytes, 1-based|characters, 0-based), half-open\)")
+
+
+def test_inspector_columns_and_tooltips_name_unit_and_base():
+    from tokapp import inspector, inspector_html
+    from tokapp.tokens import build_view
+
+    view = build_view(tokcore.load(SAMPLES / "english_bytelevel_bpe.json"), "é🙂")
+    rows = inspector.display_records(inspector.inspect_rows(view), "original")
+    spans = [k for k in rows[0] if ("span" in k or "chars" in k) and not k.startswith("has_")]
+    assert spans and all(UNIT.search(k) for k in spans), spans
+    both = inspector.display_records(inspector.inspect_rows(view), both_units=True)[0]
+    assert both["raw-input chars (characters, 0-based, half-open)"] == "(0, 1)"
+    lanes = inspector_html.lanes_html(view, {}, coords="original", both_units=True)
+    titles = re.findall(r'class="oi-chip[^"]*"[^>]*title="([^"]*)"', lanes)
+    assert titles and all("raw-input span" in t and "(bytes, 1-based, half-open)" in t for t in titles)
+    assert all("(characters, 0-based, half-open)" in t for t in titles)
+
+
+def test_pipeline_stages_label_every_span_column():
+    from tokapp import stages
+
+    _, results = stages.run_stages(tokcore.load(SAMPLES / "english_wordpiece.json"), "Héllo 🙂", both_units=True)
+    for result in results:
+        for key in result.rows[0] if result.rows else ():
+            if any(w in key for w in ("span", "offsets", "from input", "raw input", "tokenization text")):
+                assert UNIT.search(key), (result.name, key)
+    post = next(r for r in results if r.name == "Post-processor")
+    assert post.rows[1]["offsets (bytes, 1-based, half-open)"] == "(8, 12)"
+    assert post.rows[1]["offsets (characters, 0-based, half-open)"] == "[6, 7)"
+
+
+@pytest.mark.parametrize(("page", "prefix"), [("2_Offsets_inspector.py", "oi"), ("8_Pipeline_stages.py", "ps")])
+def test_pages_that_show_offsets_have_the_characters_too_switch(page, prefix):
+    at = open_page(page)
+    switch = at.toggle(key=f"{prefix}_units")
+    assert switch.value is False
+    switch.set_value(True).run()
+    assert not at.exception
+    assert any("(characters, 0-based, half-open)" in c for d in at.dataframe for c in d.value.columns
+               if "raw" in c or "offsets" in c)
