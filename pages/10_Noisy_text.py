@@ -18,6 +18,7 @@ VERSION = f"{P}_lexicon_version"  # bumped to start a fresh editor (after an upl
 LOADED = f"{P}_lexicon_loaded"  # digest of the last applied upload
 SAVED_MESSAGE = f"{P}_saved_message"  # shown once after the rerun that follows a save
 DEFAULT_TOKENIZER = "file:english_bytelevel_bpe.json"
+TEXT_CAP = 5_000
 DEFAULT_ROWS = [{"noisy": "ngl", "canonical": "not going to lie"}]
 EXAMPLES = [
     "u hve to let ppl decide, new pix coming tmrw lol",
@@ -59,8 +60,9 @@ if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = EXAMPLES[0]
 st.selectbox("Examples", EXAMPLES, index=None, placeholder="Pick an example sentence…", key=f"{P}_example",
              on_change=_load_example)
-text = st.text_area("Noisy text", key=f"{P}_text", height=90, max_chars=5_000,
-                    help="Ctrl+Enter (or click outside) to normalize.")
+text = st.text_area("Noisy text", key=f"{P}_text", height=90,
+                    help=f"Ctrl+Enter (or click outside) to normalize. Up to {TEXT_CAP:,} characters are used.")
+text = st_display.capped(text, TEXT_CAP)
 
 results = st.container()  # filled once the lexicon (edited below) is known
 

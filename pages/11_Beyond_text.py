@@ -8,11 +8,12 @@ import streamlit as st
 
 import tokcore
 from tokapp import beyond_view as bv
-from tokapp import colors, st_common
+from tokapp import colors, st_common, st_display
 from tokcore.extras.music import RemiTokenizer
 from tokcore.extras.music_bpe import train_event_bpe
 
 P = "bt"  # widget key prefix of this page
+TEXT_CAP = 2_000
 UPLOAD = "Upload your own"
 DEFAULT_TEXT = "The quick brown fox jumps over the lazy dog. Tokenizers zorble!"
 
@@ -54,7 +55,9 @@ phon_tab, music_tab = st.tabs(["Phonemes", "Music (MIDI)"])
 
 # ---------------------------------------------------------------- phonemes
 with phon_tab:
-    text = st.text_input("English text", value=DEFAULT_TEXT, key=f"{P}_text", max_chars=2_000)
+    text = st.text_input("English text", value=DEFAULT_TEXT, key=f"{P}_text",
+                         help=f"Up to {TEXT_CAP:,} characters are phonemized.")
+    text = st_display.capped(text, TEXT_CAP)
     a, b = st.columns(2)
     stress = a.toggle("Stress marks (AH0, AE1…)", value=True, key=f"{P}_stress",
                       help="ARPAbet vowels carry 0 (no stress), 1 (primary) or 2 (secondary).")

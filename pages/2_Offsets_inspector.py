@@ -33,8 +33,9 @@ with st.sidebar:
     with picker_box:
         spec = st_share.tokenizer_select(P, st_common.available_specs())
 
-text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=100, max_chars=windows.MAX_TEXT_CHARS,
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=100,
                     help="Ctrl+Enter (or click outside) to inspect. Try emoji, accents, ZWJ sequences.")
+full_text, text = text, st_display.capped(text, windows.MAX_TEXT_CHARS)  # typed, pasted or linked: said aloud
 st.caption(f"Up to {windows.MAX_TEXT_CHARS:,} characters. Long texts are drawn {windows.WINDOW_TOKENS} tokens at a "
            "time (pick the window below); the checks and counts always cover the whole text; the downloads are "
            "built when you click them.")
@@ -153,4 +154,4 @@ else:
 params = share.encode_state(P, text=text, tokenizers=spec.key,
                             options={"coords": coords, "special": add_special, "plain": plain}, schema=SCHEMA)
 st_share.publish(P, params)
-st_share.share_box(params, note=share.text_note(text))
+st_share.share_box(params, note=share.link_note(full_text, [spec]))

@@ -33,7 +33,8 @@ with st.sidebar:
     specs = st_common.available_specs()
 
 chosen = st_share.tokenizer_multiselect(P, specs)
-text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90, max_chars=windows.MAX_TEXT_CHARS)
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90)
+full_text, text = text, st_display.capped(text, windows.MAX_TEXT_CHARS)  # typed, pasted or linked: said aloud
 st.caption(f"Up to {windows.MAX_TEXT_CHARS:,} characters. Long texts are drawn {windows.WINDOW_CHARS:,} characters at "
            "a time, the same stretch for every tokenizer; figures cover the whole text; the map download is built "
            "when you click it.")
@@ -47,7 +48,7 @@ def publish_and_share():
                                 options={"ring": ring, "a": st.session_state.get(f"{P}_a"),
                                          "b": st.session_state.get(f"{P}_b")}, schema=SCHEMA)
     st_share.publish(P, params)
-    st_share.share_box(params, note=share.text_note(text))
+    st_share.share_box(params, note=share.link_note(full_text, chosen))
 
 
 if len(chosen) < 2:

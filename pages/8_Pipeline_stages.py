@@ -10,6 +10,7 @@ from tokapp import st_common, st_display, stages, train_html
 P = "ps"  # widget key prefix of this page
 DEFAULT_TEXT = "Héllo, WORLD!  Tokenizers don't agree 🙂"
 SHARE_TEXT_LIMIT = 600
+TEXT_CAP = 5_000
 
 st_common.page_setup()
 st.html(train_html.style_block())
@@ -26,15 +27,18 @@ with st.sidebar:
 
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)
-text = st.text_area("Text", key=f"{P}_text", height=90, max_chars=5_000)
+text = st.text_area("Text", key=f"{P}_text", height=90, help=f"Up to {TEXT_CAP:,} characters are run.")
 if len(text) <= SHARE_TEXT_LIMIT:
     st.query_params[f"{P}_text"] = text
 else:
     st.query_params.pop(f"{P}_text", None)
+    st.caption(f"The page's link (the address bar) cannot carry a text of {len(text):,} characters (it carries "
+               f"{SHARE_TEXT_LIMIT}): the reader gets the default text.")
 
 pad_col, units_col = st.columns(2)
 padding = st_display.padding_switch(P, where=pad_col)
 both_units = st_display.units_switch(P, where=units_col)
+text = st_display.capped(text, TEXT_CAP)
 try:
     tokenizer = st_common.load_tokenizer(spec)
     ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else (), padding=padding,

@@ -156,7 +156,7 @@ PAD_PAGES = [("2_Offsets_inspector.py", "oi"), ("3_Compare.py", "cmp"), ("8_Pipe
 @pytest.mark.parametrize(("page", "prefix"), PAD_PAGES)
 def test_every_page_that_encodes_has_the_padding_switch_off_by_default(page, prefix):
     tok = _padding_tokenizer()
-    params = {f"{prefix}_tok": "session:pad"} if prefix != "cmp" else {"cmp_tok": ["session:pad", "file:english_wordpiece.json"]}
+    params = {f"{prefix}_tok": "session:pad"} if prefix != "cmp" else {"cmp_toks": ["session:pad", "file:english_wordpiece.json"]}
     at = open_page(page, session={"session:pad": ("Pads to 16", tok)}, **params)
     switch = at.toggle(key=f"{prefix}_pad")
     assert switch.value is False and switch.label == "Pad as the tokenizer does"
@@ -224,3 +224,32 @@ def test_pages_that_show_offsets_have_the_characters_too_switch(page, prefix):
     assert not at.exception
     assert any("(characters, 0-based, half-open)" in c for d in at.dataframe for c in d.value.columns
                if "raw" in c or "offsets" in c)
+
+
+# ---------------------------------------------------------------- 7. Caps on every way in, said aloud
+@pytest.mark.parametrize(("page", "key", "cap"), [("2_Offsets_inspector.py", "oi_text", 100_000),
+                                                  ("3_Compare.py", "cmp_text", 100_000),
+                                                  ("10_Noisy_text.py", "ln_text", 5_000),
+                                                  ("11_Beyond_text.py", "bt_text", 2_000),
+                                                  ("8_Pipeline_stages.py", "ps_text", 5_000),
+                                                  ("9_Code.py", "code_text", 20_000)])
+def test_text_over_the_cap_is_cut_with_a_warning(page, key, cap):
+    from app_pages import PAGES
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(PAGES / page), default_timeout=120)
+    at.session_state[key] = "ab " * (cap // 3 + 10)  # pasted or linked: no max_chars cuts it silently
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(f"only the first {cap:,} are used" in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+def test_share_links_say_what_they_cannot_carry():
+    from tokapp import share
+
+    assert share.link_note("hi") is None
+    note = share.link_note("x" * (share.TEXT_LIMIT + 1))
+    assert f"{share.TEXT_LIMIT + 1:,} characters" in note and "cannot carry" in note
+    at = open_page("3_Compare.py", session={"session:mine": ("Mine", tokcore.CharTokenizer())},
+                   cmp_toks=["session:mine", "file:english_wordpiece.json"])
+    assert any("cannot carry" in c.value and "Mine" in c.value for c in at.caption), [c.value for c in at.caption]
