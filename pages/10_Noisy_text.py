@@ -88,7 +88,8 @@ if upload is not None:
             st.session_state[LOADED] = digest
             if use_builtin is not None:
                 st.session_state[f"{P}_use_builtin"] = use_builtin
-            st.success(f"Loaded {len(entries)} {'entry' if len(entries) == 1 else 'entries'} from {upload.name}.")
+            st.success(f"Loaded {len(entries)} {'entry' if len(entries) == 1 else 'entries'} from "
+                       f"{md_text(upload.name)}.")
 
 use_builtin = st.toggle(f"Use the built-in list too ({len(lv.builtin_records())} entries)", value=True,
                         key=f"{P}_use_builtin")
@@ -201,7 +202,7 @@ else:
     if s1.button("Add to this session's tokenizers", key=f"{P}_save", icon=":material/add:"):
         st_common.add_session_tokenizer(name, combined, description=f"{spec.label} with a lexicon of "
                                         f"{len(lexicon.user)} entries (built-in list: {'on' if use_builtin else 'off'})")
-        st.session_state[SAVED_MESSAGE] = f"Added “{name}”: pick it in any tokenizer list."
+        st.session_state[SAVED_MESSAGE] = f"Added “{md_text(name)}”: pick it in any tokenizer list."
         st.rerun()  # so every tokenizer list on this page offers it at once
     if SAVED_MESSAGE in st.session_state:
         st.success(st.session_state.pop(SAVED_MESSAGE))

@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from tokapp import compare, share, st_common, st_display, st_share, windows
+from tokapp.markdown import md_text
 
 P = "cmp"  # widget key prefix of this page
 DEFAULT_TEXT = "Tokenizers disagree: unbelievably, naïve café-goers don't tokenize 🙂 the same way."
@@ -92,7 +93,7 @@ spans = [windows.tokens_in_bytes(compare.original_offsets(v), b0, b1, whole=n_wi
 columns = st.columns(len(chosen))
 for col, spec, view, row, mine, (lo, hi) in zip(columns, chosen, views, rows, unshared, spans):
     with col:
-        st.markdown(f"**{spec.label}**")
+        st.markdown(f"**{md_text(spec.label)}**")
         a, b = st.columns(2)
         a.metric("Tokens", row["tokens"])
         b.metric("Chars / token", f"{row['chars / token']:.2f}")

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from tokapp import st_common, st_display, stages, train_html
+from tokapp.markdown import md_text
 
 P = "ps"  # widget key prefix of this page
 DEFAULT_TEXT = "Héllo, WORLD!  Tokenizers don't agree 🙂"
@@ -49,7 +50,7 @@ except Exception as exc:  # the engine's message as st.error, never a traceback
 
 for n, result in enumerate(results, 1):
     st.subheader(f"{n}. {result.name}")
-    st.caption(result.description)
+    st.caption(md_text(result.description))  # names and notes may quote the tokenizer file or the text
     if result.text is not None:
         st.code(result.text or " ", language=None)
     if result.chips:
@@ -57,7 +58,7 @@ for n, result in enumerate(results, 1):
             f'<span class="tr-sym{" tr-new" if hi else ""}">{train_html.escape(label)}</span>'
             for label, hi in result.chips) + "</div>")
     if result.note:
-        st.info(result.note)
+        st.info(md_text(result.note))
     if result.rows:
         with st.expander(f"{len(result.rows)} rows", expanded=result.name in ("Model", "Post-processor", "Alignment")):
             st.dataframe(pd.DataFrame(result.rows), hide_index=True, width="stretch")

@@ -10,6 +10,7 @@ import re
 import pytest
 from app_pages import open_page
 from shared_data import ROOT
+from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp import compare
@@ -253,3 +254,40 @@ def test_share_links_say_what_they_cannot_carry():
     at = open_page("3_Compare.py", session={"session:mine": ("Mine", tokcore.CharTokenizer())},
                    cmp_toks=["session:mine", "file:english_wordpiece.json"])
     assert any("cannot carry" in c.value and "Mine" in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+# ---------------------------------------------------------------- 8. User text escaped wherever it lands in Markdown
+EVIL = "*x* `y` [a](b) $z$ :red[w]"
+
+
+def test_compare_escapes_a_tokenizer_name_in_its_column_heading():
+    from tokapp.markdown import md_text
+
+    at = open_page("3_Compare.py", session={"session:evil": (EVIL, tokcore.CharTokenizer())},
+                   cmp_toks=["session:evil", "file:english_wordpiece.json"])
+    assert f"**{md_text(EVIL)}**" in [m.value for m in at.markdown]
+
+
+def test_pipeline_stages_escape_what_they_quote():
+    from tokapp.markdown import md_text
+    from tokcore.normalizers import Lowercase
+
+    evil_type = type("my_lower_case_", (Lowercase,), {})
+    tok = tokcore.Tokenizer(tokcore.CharTokenizer().model, normalizer=evil_type())
+    at = open_page("8_Pipeline_stages.py", session={"session:evil": ("Evil", tok)}, ps_tok="session:evil")
+    captions = [c.value for c in at.caption]
+    assert any(md_text("Normalizer: my_lower_case_.") in c for c in captions), captions
+    assert not any("Normalizer: my_lower_case_." in c for c in captions)
+
+
+def test_a_session_tokenizer_description_is_escaped_in_the_picker():
+    from tokapp.markdown import md_text
+    from tokapp.samples import SessionTokenizer
+
+    at = AppTest.from_file(str(ROOT / "pages" / "9_Code.py"), default_timeout=60)
+    at.session_state["tokapp_session_tokenizers"] = {
+        "session:evil": SessionTokenizer("session:evil", "Evil", tokcore.CharTokenizer(), "session", EVIL)}
+    at.query_params["code_tok"] = "session:evil"
+    at.run()
+    assert not at.exception
+    assert md_text(EVIL) in [c.value for c in at.caption]
