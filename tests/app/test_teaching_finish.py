@@ -291,3 +291,22 @@ def test_a_session_tokenizer_description_is_escaped_in_the_picker():
     at.run()
     assert not at.exception
     assert md_text(EVIL) in [c.value for c in at.caption]
+
+
+# ---------------------------------------------------------------- 9. The held-out sentence follows the corpus
+@pytest.mark.parametrize(("page", "prefix"), [("5_Train_BPE.py", "tb"), ("6_Train_WordPiece.py", "tw")])
+def test_held_out_sentence_follows_the_corpus_and_keeps_a_typed_one(page, prefix):
+    from tokapp import training
+
+    at = AppTest.from_file(str(ROOT / "pages" / page), default_timeout=120)
+    at.run()
+    names = [n for n in training.BUILTIN_CORPORA if n in training.HELD_OUT]
+    first, second = names[0], next(n for n in names[1:] if training.HELD_OUT[n] != training.HELD_OUT[names[0]])
+    at.selectbox(key=f"{prefix}_corpus").set_value(first).run()
+    assert at.text_input(key=f"{prefix}_held").value == training.HELD_OUT[first]
+    at.selectbox(key=f"{prefix}_corpus").set_value(second).run()
+    assert not at.exception
+    assert at.text_input(key=f"{prefix}_held").value == training.HELD_OUT[second]
+    at.text_input(key=f"{prefix}_held").input("My own sentence.").run()
+    at.selectbox(key=f"{prefix}_corpus").set_value(first).run()
+    assert at.text_input(key=f"{prefix}_held").value == "My own sentence."  # a typed sentence is the user's
