@@ -8,7 +8,8 @@ import streamlit as st
 
 import tokcore
 from tokapp import lexnorm_view as lv
-from tokapp import st_common
+from tokapp import st_common, st_display
+from tokapp.markdown import md_text
 
 P = "ln"  # widget and state key prefix of this page
 SAVED = f"{P}_lexicon_saved"  # the lexicon table as last edited (survives leaving the page)
@@ -17,6 +18,7 @@ VERSION = f"{P}_lexicon_version"  # bumped to start a fresh editor (after an upl
 LOADED = f"{P}_lexicon_loaded"  # digest of the last applied upload
 SAVED_MESSAGE = f"{P}_saved_message"  # shown once after the rerun that follows a save
 DEFAULT_TOKENIZER = "file:english_bytelevel_bpe.json"
+TEXT_CAP = 5_000
 DEFAULT_ROWS = [{"noisy": "ngl", "canonical": "not going to lie"}]
 EXAMPLES = [
     "u hve to let ppl decide, new pix coming tmrw lol",
@@ -58,8 +60,9 @@ if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = EXAMPLES[0]
 st.selectbox("Examples", EXAMPLES, index=None, placeholder="Pick an example sentence…", key=f"{P}_example",
              on_change=_load_example)
-text = st.text_area("Noisy text", key=f"{P}_text", height=90, max_chars=5_000,
-                    help="Ctrl+Enter (or click outside) to normalize.")
+text = st.text_area("Noisy text", key=f"{P}_text", height=90,
+                    help=f"Ctrl+Enter (or click outside) to normalize. Up to {TEXT_CAP:,} characters are used.")
+text = st_display.capped(text, TEXT_CAP)
 
 results = st.container()  # filled once the lexicon (edited below) is known
 
@@ -85,7 +88,8 @@ if upload is not None:
             st.session_state[LOADED] = digest
             if use_builtin is not None:
                 st.session_state[f"{P}_use_builtin"] = use_builtin
-            st.success(f"Loaded {len(entries)} {'entry' if len(entries) == 1 else 'entries'} from {upload.name}.")
+            st.success(f"Loaded {len(entries)} {'entry' if len(entries) == 1 else 'entries'} from "
+                       f"{md_text(upload.name)}.")
 
 use_builtin = st.toggle(f"Use the built-in list too ({len(lv.builtin_records())} entries)", value=True,
                         key=f"{P}_use_builtin")
@@ -120,8 +124,19 @@ with st.expander("The built-in list"):
 with results:
     try:
         english_dictionary()
-        result = tokcore.lexical_normalize(text, lexicon=lexicon)
+        proposed = tokcore.lexical_normalize(text, lexicon=lexicon)
     except Exception as exc:  # the engine's message as st.error, never a traceback
+        st_common.show_error(exc)
+        st.stop()
+    options = lv.fix_options(proposed)
+    off_key = f"{P}_off"
+    st.session_state[off_key] = [o for o in st.session_state.get(off_key, []) if o in options]  # text changed
+    off = st.multiselect("Turn a fix off", list(options), key=off_key, placeholder="Fixes you want undone…",
+                         help="Each fix with its confidence. A fix you pick here is undone: the word stays as typed, "
+                              "and the normalized text, the tokens and the alignment follow.")
+    try:
+        result = tokcore.lexical_normalize(text, lexicon=lexicon, keep=[options[o] for o in off])
+    except Exception as exc:
         st_common.show_error(exc)
         st.stop()
 
@@ -149,14 +164,15 @@ with results:
                                  "were only left out); the lookup list always wins.")
         if pick is not None and pick < len(result.decisions):
             decision = result.decisions[pick]
-            st.caption(f"Reason: {decision.reason}.")
+            st.caption(f"Reason: {md_text(decision.reason)}. Confidence: {decision.confidence:.0%}.")
             st.dataframe(pd.DataFrame(lv.candidate_records(decision)), hide_index=True, width="stretch",
                          key=f"{P}_candidates")
 
     st.subheader("Tokens of the normalized text, mapped back")
+    padding = st_display.padding_switch(P)
     try:
         tokenizer = st_common.load_tokenizer(spec)
-        mapped = lv.map_tokens(result, tokenizer)
+        mapped = lv.map_tokens(result, tokenizer, padding=padding)
     except Exception as exc:
         st_common.show_error(exc)
         st.stop()
@@ -186,7 +202,7 @@ else:
     if s1.button("Add to this session's tokenizers", key=f"{P}_save", icon=":material/add:"):
         st_common.add_session_tokenizer(name, combined, description=f"{spec.label} with a lexicon of "
                                         f"{len(lexicon.user)} entries (built-in list: {'on' if use_builtin else 'off'})")
-        st.session_state[SAVED_MESSAGE] = f"Added “{name}”: pick it in any tokenizer list."
+        st.session_state[SAVED_MESSAGE] = f"Added “{md_text(name)}”: pick it in any tokenizer list."
         st.rerun()  # so every tokenizer list on this page offers it at once
     if SAVED_MESSAGE in st.session_state:
         st.success(st.session_state.pop(SAVED_MESSAGE))

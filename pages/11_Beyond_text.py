@@ -8,11 +8,12 @@ import streamlit as st
 
 import tokcore
 from tokapp import beyond_view as bv
-from tokapp import colors, st_common
+from tokapp import colors, st_common, st_display
 from tokcore.extras.music import RemiTokenizer
 from tokcore.extras.music_bpe import train_event_bpe
 
 P = "bt"  # widget key prefix of this page
+TEXT_CAP = 2_000
 UPLOAD = "Upload your own"
 DEFAULT_TEXT = "The quick brown fox jumps over the lazy dog. Tokenizers zorble!"
 
@@ -54,7 +55,9 @@ phon_tab, music_tab = st.tabs(["Phonemes", "Music (MIDI)"])
 
 # ---------------------------------------------------------------- phonemes
 with phon_tab:
-    text = st.text_input("English text", value=DEFAULT_TEXT, key=f"{P}_text", max_chars=2_000)
+    text = st.text_input("English text", value=DEFAULT_TEXT, key=f"{P}_text",
+                         help=f"Up to {TEXT_CAP:,} characters are phonemized.")
+    text = st_display.capped(text, TEXT_CAP)
     a, b = st.columns(2)
     stress = a.toggle("Stress marks (AH0, AE1…)", value=True, key=f"{P}_stress",
                       help="ARPAbet vowels carry 0 (no stress), 1 (primary) or 2 (secondary).")
@@ -68,12 +71,14 @@ with phon_tab:
         guessed = sum(1 for w in ph_words if not w.in_dictionary)
         c1, c2, c3, c4 = st.columns(4)
         c1.metric("Characters", len(text))
-        c2.metric("Words", len(ph_words))
+        c2.metric("Words", bv.spoken_count(ph_words), help="Words and numbers (numbers are spelled out). "
+                  "Punctuation, emoji and symbols are shown, marked, but not said.")
         c3.metric("Phoneme tokens", len(ph_tokens))
         c4.metric("Guessed words", guessed, help="Not in the CMU dictionary: one rough phoneme per letter.")
         st.html(bv.phonemes_html(ph_tokens, ph_words, palette=palette))
         st.caption("Every phoneme token points at its whole word (contract byte span): phonemes do not map to "
-                   "letters. Words outlined in red are not in the dictionary and were guessed letter by letter.")
+                   "letters. Words outlined in red are not in the dictionary and were guessed letter by letter. Numbers are "
+                   "spelled out; punctuation, emoji and symbols (dotted) have no pronunciation and say so.")
         with st.expander("Words and their phonemes"):
             st.dataframe(pd.DataFrame(bv.phoneme_records(ph_words)), hide_index=True, width="stretch")
 

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import inspector, inspector_html, share, st_common, st_share, windows
+from tokapp import inspector, inspector_html, share, st_common, st_display, st_share, windows
 from tokapp.tokens import TokenView
 
 P = "oi"  # widget key prefix of this page
@@ -33,8 +33,9 @@ with st.sidebar:
     with picker_box:
         spec = st_share.tokenizer_select(P, st_common.available_specs())
 
-text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=100, max_chars=windows.MAX_TEXT_CHARS,
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=100,
                     help="Ctrl+Enter (or click outside) to inspect. Try emoji, accents, ZWJ sequences.")
+full_text, text = text, st_display.capped(text, windows.MAX_TEXT_CHARS)  # typed, pasted or linked: said aloud
 st.caption(f"Up to {windows.MAX_TEXT_CHARS:,} characters. Long texts are drawn {windows.WINDOW_TOKENS} tokens at a "
            "time (pick the window below); the checks and counts always cover the whole text; the downloads are "
            "built when you click them.")
@@ -48,18 +49,21 @@ add_special = c2.toggle("Add template tokens", key=f"{P}_special", persist_state
                         help="Tokens the post-processor inserts (e.g. [CLS]) get the (0, 0) sentinel.")
 plain = c3.toggle("Special tokens as plain text", key=f"{P}_plain", persist_state="session",
                   help="Off: a special token typed in the text is one token with a real span.")
+pad_col, units_col, _ = st.columns([1, 1, 1])
+padding = st_display.padding_switch(P, where=pad_col)
+both_units = st_display.units_switch(P, where=units_col)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse(cache_key: str, text: str, plain: bool, add_special: bool, coords: str, _view) -> dict:
+def analyse(cache_key: str, text: str, plain: bool, add_special: bool, padding: bool, coords: str, _view) -> dict:
     """Unsafe boundaries, verdicts and counts over the whole text, cached by plain strings (linear time)."""
     return inspector.summary(_view, coords)
 
 
 try:
     with st_common.long_work(len(text), f"Encoding and checking {len(text):,} characters…"):
-        view = st_common.token_view(spec, text, split_special=plain, add_special_tokens=add_special)
-        result = analyse(spec.cache_key, text, plain, add_special, coords, view)
+        view = st_common.token_view(spec, text, split_special=plain, add_special_tokens=add_special, padding=padding)
+        result = analyse(spec.cache_key, text, plain, add_special, padding, coords, view)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
@@ -96,7 +100,7 @@ st.caption(f"Drawn over the {checked_label}. Top lane: tokens with a span, over 
            "where the sequence puts them.")
 st.html(inspector_html.legend_html())
 st.html(inspector_html.lanes_html(view, points, coords=coords, palette=palette, show_ids=show_ids, start=lo,
-                                  max_tokens=hi - lo))
+                                  max_tokens=hi - lo, both_units=both_units))
 if view.view_text != view.raw_text:
     st.caption("This tokenizer normalizes the text first: switch “Check spans against” to compare both coordinates.")
 
@@ -120,10 +124,13 @@ st.html(inspector_html.byte_grid_html(view, points, coords=coords, palette=palet
 
 st.subheader("Tokens")
 st.caption("span: the contract (1-based, half-open UTF-8 bytes into the tokenization text; (0, 0) = no source). "
-           "chars: the same span as 0-based Python character indices (widened to whole characters). "
+           "chars: the same span as 0-based Python character indices (widened to whole characters). raw-input span: "
+           "the token's span in the text you typed (bytes, 1-based, half-open); “Offsets in characters too” adds "
+           "its character span. "
            f"boundary: checked against the {checked_label}.")
 narrow = {name: st.column_config.Column(width=w) for name, w in (("#", 44), ("id", 64), ("special", 64))}
-st.dataframe(pd.DataFrame(inspector.display_records(window_rows, coords)), hide_index=True, width="stretch",
+st.dataframe(pd.DataFrame(inspector.display_records(window_rows, coords, both_units=both_units)), hide_index=True,
+             width="stretch",
              column_config=narrow)
 name = spec.key
 d1, d2, _ = st.columns([1, 1, 3])
@@ -147,4 +154,4 @@ else:
 params = share.encode_state(P, text=text, tokenizers=spec.key,
                             options={"coords": coords, "special": add_special, "plain": plain}, schema=SCHEMA)
 st_share.publish(P, params)
-st_share.share_box(params, note=share.text_note(text))
+st_share.share_box(params, note=share.link_note(full_text, [spec]))

@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import compare, share, st_common, st_share, windows
+from tokapp import compare, share, st_common, st_display, st_share, windows
+from tokapp.markdown import md_text
 
 P = "cmp"  # widget key prefix of this page
 DEFAULT_TEXT = "Tokenizers disagree: unbelievably, naïve café-goers don't tokenize 🙂 the same way."
@@ -33,10 +34,12 @@ with st.sidebar:
     specs = st_common.available_specs()
 
 chosen = st_share.tokenizer_multiselect(P, specs)
-text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90, max_chars=windows.MAX_TEXT_CHARS)
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90)
+full_text, text = text, st_display.capped(text, windows.MAX_TEXT_CHARS)  # typed, pasted or linked: said aloud
 st.caption(f"Up to {windows.MAX_TEXT_CHARS:,} characters. Long texts are drawn {windows.WINDOW_CHARS:,} characters at "
            "a time, the same stretch for every tokenizer; figures cover the whole text; the map download is built "
            "when you click it.")
+padding = st_display.padding_switch(P)
 ring = st.toggle("Ring the boundaries the others do not share", key=f"{P}_ring", persist_state="session",
                  help="A ring sits where one tokenizer cuts the text and none of the others does.")
 
@@ -46,7 +49,7 @@ def publish_and_share():
                                 options={"ring": ring, "a": st.session_state.get(f"{P}_a"),
                                          "b": st.session_state.get(f"{P}_b")}, schema=SCHEMA)
     st_share.publish(P, params)
-    st_share.share_box(params, note=share.text_note(text))
+    st_share.share_box(params, note=share.link_note(full_text, chosen))
 
 
 if len(chosen) < 2:
@@ -61,7 +64,7 @@ try:
             if status is not None:
                 status.update(label=f"Encoding {len(text):,} characters with {spec.label}…")
             tokenizers.append(st_common.load_tokenizer(spec))
-            views.append(st_common.token_view(spec, text))
+            views.append(st_common.token_view(spec, text, padding=padding))
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
@@ -90,7 +93,7 @@ spans = [windows.tokens_in_bytes(compare.original_offsets(v), b0, b1, whole=n_wi
 columns = st.columns(len(chosen))
 for col, spec, view, row, mine, (lo, hi) in zip(columns, chosen, views, rows, unshared, spans):
     with col:
-        st.markdown(f"**{spec.label}**")
+        st.markdown(f"**{md_text(spec.label)}**")
         a, b = st.columns(2)
         a.metric("Tokens", row["tokens"])
         b.metric("Chars / token", f"{row['chars / token']:.2f}")
@@ -124,13 +127,16 @@ st.download_button("Download the map as JSON",
 @st.cache_data(show_spinner=False, max_entries=64)
 def language_rows(cache_key: str, label: str, _tokenizer) -> list[dict]:
     corpus = compare.load_corpus()
-    return compare.multilingual_rows(label, lambda s: _tokenizer.encode(s, add_special_tokens=False), corpus)
+    return compare.multilingual_rows(label, lambda s: _tokenizer.encode(s, add_special_tokens=False), corpus,
+                                     unk_id=compare.unk_id(_tokenizer))
 
 
 st.subheader("Across languages")
 corpus = compare.load_corpus()
 st.caption(f"The same sentence in {len(corpus)} languages (sample_vocabs/corpora/multilingual.txt): tokens per "
-           "character, template tokens left out. Lower means the tokenizer packs that script more tightly.")
+           "character, template tokens left out. Lower means the tokenizer packs that script more tightly — unless "
+           "it gave up: the unknown share stands beside every figure, and a tokenizer with more than "
+           f"{compare.UNKNOWN_THRESHOLD:.0%} unknown tokens is listed last, unranked.")
 ml_rows = []
 progress = st.progress(0.0, text="Tokenizing the languages…")
 try:
@@ -143,9 +149,12 @@ except Exception as exc:
 else:
     progress.empty()
     if ml_rows:
+        st.dataframe(pd.DataFrame(compare.language_ranking(ml_rows)), hide_index=True, width="stretch",
+                     key=f"{P}_ml_rank")
         st.plotly_chart(compare.multilingual_figure(ml_rows), key=f"{P}_ml_chart")
         with st.expander("The figures as a table"):
-            table = pd.DataFrame(ml_rows).pivot(index="language", columns="tokenizer", values="tokens per character")
+            table = pd.DataFrame(ml_rows).pivot(index="language", columns="tokenizer",
+                                                values=["tokens per character", "unknown share"])
             st.dataframe(table.reindex([lang for lang, _ in corpus]), width="stretch")
     else:
         st.caption("(the multilingual corpus is missing)")

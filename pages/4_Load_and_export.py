@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from tokapp import pipeline_view, samples, share, st_common, st_share, uploads
+from tokapp.markdown import md_code, md_text
 
 P = "le"  # widget key prefix of this page
 DEFAULT_TOKENIZER = "file:english_bytelevel_bpe.json"
@@ -42,7 +43,7 @@ with st.container(border=True):
             if st.session_state.get(f"{P}_last_upload") != key:
                 st.session_state[f"{P}_last_upload"] = key
                 st.session_state[f"{P}_tok"] = key
-            st.success(f"Loaded {store[key].label.removeprefix('Uploaded: ')}: selected below, and offered on "
+            st.success(f"Loaded {md_text(store[key].label.removeprefix('Uploaded: '))}: selected below, and offered on "
                        "every page for this session.", icon=":material/check_circle:")
         except Exception as exc:  # the engine's message as st.error, never a traceback
             st_common.show_error(exc)
@@ -69,11 +70,11 @@ raw = st.toggle("Show each stage's JSON", key=f"{P}_raw", persist_state="session
                 help="The component's to_dict(): the exact keys a saved file holds (big tables summarised).")
 if raw:
     for stage in stages:
-        st.markdown(f"**{stage.stage}** · `{stage.type}`" + (f" · {stage.role}" if stage.role else ""))
+        st.markdown(f"**{stage.stage}** · {md_code(stage.type)}" + (f" · {md_text(stage.role)}" if stage.role else ""))
         if stage.raw is not None:
             st.json(pipeline_view.compact_raw(stage.raw), expanded=True)
         else:
-            st.caption("; ".join(f"{k} = {v}" if k else v for k, v in stage.settings))
+            st.caption(md_text("; ".join(f"{k} = {v}" if k else v for k, v in stage.settings)))
 else:
     st.caption("Text flows top to bottom: normalizer → pre-tokenizer → model → post-processor; the decoder "
                "goes back from tokens to text.")

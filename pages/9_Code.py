@@ -4,10 +4,11 @@ import pandas as pd
 import streamlit as st
 
 import tokcore
-from tokapp import code_view, html, st_common
+from tokapp import code_view, html, st_common, st_display
 
 P = "code"  # widget key prefix of this page
 DEFAULT_TOKENIZER = "file:code_bytelevel_bpe.json"
+TEXT_CAP = 20_000
 SUBWORDS, PLAIN = "Syntax-aware subwords", "Plain subwords"
 
 st_common.page_setup()
@@ -36,9 +37,10 @@ language = left.selectbox("Language", list(code_view.SAMPLES), format_func=code_
 left.button("Reload the sample", key=f"{P}_sample", on_click=_load_sample)
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = code_view.SAMPLES[language]
-code = right.text_area("Code", key=f"{P}_text", height=260, max_chars=20_000,
-                       help="Ctrl+Enter (or click outside) to tokenize. Syntax errors still tokenize: "
-                            "the broken parts are typed 'error'.")
+code = right.text_area("Code", key=f"{P}_text", height=260,
+                       help=f"Ctrl+Enter (or click outside) to tokenize. Up to {TEXT_CAP:,} characters are used. "
+                            "Syntax errors still tokenize: the broken parts are typed 'error'.")
+code = st_display.capped(code, TEXT_CAP, what="code")
 
 try:
     tokens = tokcore.tokenize_code(code, language)
@@ -64,10 +66,11 @@ else:
     st.caption("No identifiers in this code.")
 
 st.subheader("Subwords: syntax-aware against plain")
+padding = st_display.padding_switch(P)  # the plain subwords only: syntax-aware units are never padded
 try:
     tokenizer = st_common.load_tokenizer(spec)
     units = tokcore.encode_code(code, language, tokenizer)
-    plain = st_common.token_view(spec, code, add_special_tokens=False)
+    plain = st_common.token_view(spec, code, add_special_tokens=False, padding=padding)
 except Exception as exc:
     st_common.show_error(exc)
     st.stop()

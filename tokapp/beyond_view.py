@@ -35,6 +35,8 @@ STYLE = """
 .bt-word.bt-fallback{border:2px dashed #e03131;background:#fff5f5}
 .bt-wtext{font-size:17px;font-weight:600;white-space:pre}
 .bt-flag{font-size:11px;color:#c92a2a}
+.bt-word.bt-nonspeech{background:#f1f3f5;border-style:dotted}
+.bt-note{font-size:11px;color:#495057}
 .bt-phones{display:flex;flex-wrap:wrap;gap:2px;margin-top:3px;justify-content:center}
 .bt-ph{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;padding:0 4px;border-radius:4px;
   border:1px solid rgba(0,0,0,.08);color:#1a1a1a}
@@ -85,12 +87,19 @@ def phonemes_html(tokens, words, *, palette: str = colors.DEFAULT_PALETTE) -> st
 
 
 def _word_cell(word, phones, palette: str, k: int) -> str:
+    if getattr(word, "kind", "word") in ("punct", "emoji", "symbol"):
+        title = escape(f"{word.text} · bytes ({word.offsets[0]}, {word.offsets[1]}), 1-based · {word.note}", quote=True)
+        return (f'<span class="bt-word bt-nonspeech" title="{title}" data-word="{escape(word.text, quote=True)}" '
+                f'data-kind="{word.kind}"><span class="bt-wtext">{escape(word.text)}</span>'
+                f'<span class="bt-note">{escape(word.note)}</span></span>')
     fallback = not word.in_dictionary
     chips = "".join(
         f'<span class="bt-ph" style="background:{colors.token_color(k + i, palette)}">{escape(p.token)}</span>'
         for i, p in enumerate(phones)
     )
     flag = '<span class="bt-flag">guessed: not in the dictionary</span>' if fallback else ""
+    if getattr(word, "note", ""):
+        flag += f'<span class="bt-note">{escape(word.note)}</span>'
     title = escape(f"{word.text} · bytes ({word.offsets[0]}, {word.offsets[1]}) · "
                    + ("letter-by-letter fallback" if fallback else "CMU Pronouncing Dictionary"), quote=True)
     cls = "bt-word bt-fallback" if fallback else "bt-word"
@@ -99,9 +108,18 @@ def _word_cell(word, phones, palette: str, k: int) -> str:
 
 
 def phoneme_records(words) -> list[dict]:
-    """One row per word: its span, its phonemes and whether the dictionary knew it."""
-    return [{"word": w.text, "span": f"({w.offsets[0]}, {w.offsets[1]})", "phonemes": " ".join(w.phonemes),
-             "in dictionary": w.in_dictionary} for w in words]
+    """One row per item: its span, its phonemes, whether the dictionary knew it, and what it is.
+
+    ``phoneme_records(tokcore.phonemize("🙂")[1])[0]["what it is"] == "emoji: no pronunciation"``
+    """
+    return [{"word": w.text, "span (bytes, 1-based)": f"({w.offsets[0]}, {w.offsets[1]})",
+             "phonemes": " ".join(w.phonemes), "in dictionary": w.in_dictionary,
+             "what it is": getattr(w, "note", "") or "word"} for w in words]
+
+
+def spoken_count(words) -> int:
+    """Words and numbers (the items that are said). ``spoken_count(tokcore.phonemize("Hi! 42")[1]) == 2``"""
+    return sum(1 for w in words if getattr(w, "kind", "word") in ("word", "number"))
 
 
 # ---------------------------------------------------------------- music

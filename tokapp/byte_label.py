@@ -2,7 +2,8 @@
 character they belong to (``of あ``), never mojibake (``Ã©``) and never a replacement character.
 
 ``owner_chars(data, start, stop)`` widens a byte range to whole UTF-8 characters; ``byte_piece_text``
-gives the plain label (tables, tooltips), ``byte_piece_html`` the escaped HTML (chips, cards).
+gives the plain label (tables, tooltips), ``byte_piece_html`` the escaped HTML (chips, cards);
+``piece_html`` and ``piece_text`` draw any byte range: its text when whole, else the label.
 
 Left out: whole characters (drawn as text with ``tokapp.visible``) and choosing colours.
 """
@@ -10,6 +11,7 @@ Left out: whole characters (drawn as text with ``tokapp.visible``) and choosing 
 from __future__ import annotations
 
 from html import escape
+from typing import Callable
 
 from .visible import hex_bytes, visible
 
@@ -44,6 +46,17 @@ def byte_piece_html(piece: bytes, owner: str = "") -> str:
     """
     of = f'<span class="tk-bytes-of"> of {escape(visible(owner))}</span>' if owner else ""
     return f'<span class="tk-bytes-hex">‹{hex_bytes(piece)}›{of}</span>'
+
+
+def piece_html(data: bytes, start: int, stop: int, text_html: Callable[[str], str] = escape) -> str:
+    """``data[start:stop]`` (0-based) as HTML: ``text_html(its text)`` when it is whole characters, else the
+    byte label with its owning character. ``"of é" in piece_html("é".encode(), 0, 1)``
+    """
+    piece = data[max(0, start):max(0, stop)]
+    try:
+        return text_html(piece.decode("utf-8"))
+    except UnicodeDecodeError:
+        return byte_piece_html(piece, owner_chars(data, start, stop))
 
 
 def piece_text(data: bytes, start: int, stop: int) -> str:

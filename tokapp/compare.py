@@ -20,9 +20,10 @@ from typing import Callable, Iterable, Sequence
 from tokcore.analysis.alignment import align_tokens, boundary_points, figures
 
 from . import colors
+from .byte_label import piece_html
 from .span_walk import walk
 from .tokens import TokenView, row_kind
-from .visible import hex_bytes, visible, visible_segments
+from .visible import visible, visible_segments
 
 CORPUS = Path(__file__).resolve().parent.parent / "sample_vocabs" / "corpora" / "multilingual.txt"
 RING = "#e8590c"
@@ -71,11 +72,9 @@ def _text_html(text: str) -> str:
     return "".join(f'<span class="tk-ws">{escape(s)}</span>' if m else escape(s) for s, m in visible_segments(text))
 
 
-def _piece(data: bytes) -> str:
-    try:
-        return _text_html(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        return f'<span class="tk-bytes-hex">‹{hex_bytes(data)}›</span>'
+def _piece(data: bytes, start: int, stop: int) -> str:
+    """``data[start:stop]`` (0-based) through the app's one byte renderer (``tokapp.byte_label``)."""
+    return piece_html(data, start, stop, _text_html)
 
 
 def _ring(idx: int) -> str:
@@ -97,7 +96,7 @@ def ringed_html(view: TokenView, unshared: set[int], *, ring: bool = True, palet
         if what == "before":
             out.append(f'<span class="tk-more">{event[1]} tokens before …</span>')
         elif what == "gap":
-            out.append(f'<span class="tk-gap" title="covered by no token">{_piece(event[1])}</span>')
+            out.append(f'<span class="tk-gap" title="covered by no token">{_piece(data, event[2], event[2] + len(event[1]))}</span>')
         elif what == "mark":
             rings += 1
             out.append(_ring(event[1]))
@@ -113,7 +112,7 @@ def ringed_html(view: TokenView, unshared: set[int], *, ring: bool = True, palet
             if what == "token":
                 start, stop, k = event[2:]
                 if stop > start:
-                    inner = _piece(data[start - 1 : stop - 1])
+                    inner = _piece(data, start - 1, stop - 1)
                 if kind not in ("special", "inserted"):
                     style = f' style="background:{colors.token_color(k, palette)}"'
             out.append(f'<span class="tk-tok tk-{kind}"{style} title="{title}"><span class="tk-txt">{inner}</span>'
@@ -185,18 +184,65 @@ def load_corpus(path: Path = CORPUS) -> list[tuple[str, str]]:
     return parse_corpus(path.read_text(encoding="utf-8")) if path.is_file() else []
 
 
-def multilingual_rows(label: str, encode: Callable[[str], Sequence], corpus: Iterable[tuple[str, str]]) -> list[dict]:
+def multilingual_rows(label: str, encode: Callable[[str], Sequence], corpus: Iterable[tuple[str, str]],
+                      unk_id: int | None = None) -> list[dict]:
     """Tokens per character of each language's sentence; ``encode(text)`` returns the token ids.
 
-    Template tokens are left out by the caller (``add_special_tokens=False``) so they do not
-    inflate short sentences.
+    ``unk_id`` (the tokenizer's unknown token id, if any) counts the tokens where it gave up: fewer tokens
+    won by mapping a script to ``[UNK]`` is not packing it tightly. Template tokens are left out by the
+    caller (``add_special_tokens=False``) so they do not inflate short sentences.
     """
     out = []
     for language, sentence in corpus:
-        n = len(encode(sentence))
+        ids = list(encode(sentence))
+        n = len(ids)
+        unknown = sum(1 for i in ids if unk_id is not None and i == unk_id)
         out.append({"language": language, "tokenizer": label, "tokens": n, "characters": len(sentence),
-                    "tokens per character": round(n / len(sentence), 4) if sentence else 0.0})
+                    "tokens per character": round(n / len(sentence), 4) if sentence else 0.0,
+                    "unknown": unknown, "unknown share": round(unknown / n, 4) if n else 0.0})
     return out
+
+
+def unk_id(tokenizer) -> int | None:
+    """The id of the tokenizer's unknown token, ``None`` when it has none (byte-level ones never give up)."""
+    name = getattr(tokenizer, "unk_token", None)
+    lookup = getattr(tokenizer, "token_to_id", None)
+    return lookup(name) if name and lookup else None
+
+
+UNKNOWN_THRESHOLD = 0.01  # a tokenizer giving up on more than 1 % of its tokens is not ranked
+
+
+def language_ranking(rows: list[dict], threshold: float = UNKNOWN_THRESHOLD) -> list[dict]:
+    """One row per tokenizer: tokens per character over the whole corpus and the unknown share beside it.
+
+    Ranked by tokens per character among tokenizers whose unknown share is at most ``threshold``; the rest
+    come last, unranked, with a note: giving up (``[UNK]``) never ranks a tokenizer ahead.
+    ``language_ranking([{"tokenizer": "a", "tokens": 2, "characters": 4, "unknown": 1}])[0]["rank"] == "–"``
+    """
+    totals: dict[str, list[int]] = {}
+    for r in rows:
+        t = totals.setdefault(r["tokenizer"], [0, 0, 0])
+        t[0] += r["tokens"]
+        t[1] += r["characters"]
+        t[2] += r.get("unknown", 0)
+    out = []
+    for label, (n, chars, unknown) in totals.items():
+        share = unknown / n if n else 0.0
+        out.append({"tokenizer": label, "tokens": n, "tokens per character": round(n / chars, 4) if chars else 0.0,
+                    "unknown share": round(share, 4), "ranked": share <= threshold})
+    out.sort(key=lambda r: (not r["ranked"], r["tokens per character"]))
+    rank = 0
+    for r in out:
+        if r.pop("ranked"):
+            rank += 1
+            r["rank"], r["note"] = str(rank), ""
+        else:
+            r["rank"] = "–"
+            r["note"] = (f"not ranked: {r['unknown share']:.0%} of its tokens are unknown (over "
+                         f"{threshold:.0%}); its few tokens mean it gave up, not that it packs tightly")
+    return [{k: r[k] for k in ("rank", "tokenizer", "tokens per character", "unknown share", "tokens", "note")}
+            for r in out]
 
 
 def multilingual_figure(rows: list[dict]):
@@ -212,9 +258,10 @@ def multilingual_figure(rows: list[dict]):
                 name=label,
                 x=languages,
                 y=[mine[lang]["tokens per character"] if lang in mine else None for lang in languages],
-                customdata=[[mine[lang]["tokens"], mine[lang]["characters"]] if lang in mine else [None, None]
-                            for lang in languages],
-                hovertemplate="%{x}: %{y:.2f} tokens/char (%{customdata[0]} tokens, %{customdata[1]} chars)"
+                customdata=[[mine[lang]["tokens"], mine[lang]["characters"], mine[lang].get("unknown share", 0.0)]
+                            if lang in mine else [None, None, None] for lang in languages],
+                hovertemplate="%{x}: %{y:.2f} tokens/char (%{customdata[0]} tokens, %{customdata[1]} chars, "
+                              "%{customdata[2]:.0%} unknown)"
                               "<extra>" + escape(label) + "</extra>",
             )
         )

@@ -26,6 +26,7 @@ from tokcore.analysis.alignment import align_words
 from tokcore.analysis.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME, BoundaryIssue, token_safety, unsafe_boundaries
 from tokcore.core.offsets import char_to_byte_table, first_contract_violation
 
+from .byte_label import byte_piece_text, owner_chars
 from .tokens import TokenView, row_kind
 from .visible import hex_bytes, visible
 
@@ -110,8 +111,10 @@ def inspect_rows(view: TokenView) -> list[dict]:
     raw_safety = token_safety(view.raw_text, originals)
     in_view = TextIndex(view.view_text)
     in_raw = in_view if view.raw_text == view.view_text else TextIndex(view.raw_text)
+    data = view.view_text.encode("utf-8", "surrogatepass")
     out = []
     for r, s, rs in zip(view.rows, safety, raw_safety):
+        owner = owner_chars(data, r.offset[0] - 1, r.offset[1] - 1) if r.text is None and r.offset != (0, 0) else ""
         out.append(
             {
                 "index": r.index,
@@ -130,6 +133,7 @@ def inspect_rows(view: TokenView) -> list[dict]:
                 "covers": r.text,
                 "raw_covers": r.original_text,
                 "bytes": hex_bytes(r.piece),
+                "bytes_of": owner,
             }
         )
     return out
@@ -139,8 +143,18 @@ def _label(span) -> str:
     return "–" if span is None else f"({span[0]}, {span[1]})"
 
 
-def display_records(rows: list[dict], coords: str = "view") -> list[dict]:
-    """Rows formatted for ``st.dataframe``; ``covers`` and ``boundary`` follow the chosen coordinates."""
+SPAN_COL = "span (bytes, 1-based, half-open)"
+CHARS_COL = "chars (characters, 0-based, half-open)"
+RAW_SPAN_COL = "raw-input span (bytes, 1-based, half-open)"
+RAW_CHARS_COL = "raw-input chars (characters, 0-based, half-open)"
+
+
+def display_records(rows: list[dict], coords: str = "view", *, both_units: bool = False) -> list[dict]:
+    """Rows formatted for ``st.dataframe``; ``covers`` and ``boundary`` follow the chosen coordinates.
+
+    Every span column names its unit and base; ``both_units`` adds the raw input's character span.
+    ``RAW_SPAN_COL in display_records(inspect_rows(build_view(tokcore.CharTokenizer(), "a")))[0]``
+    """
     _check_coords(coords)
     out = []
     for row in rows:
@@ -149,7 +163,8 @@ def display_records(rows: list[dict], coords: str = "view") -> list[dict]:
         if row["kind"] == "inserted":
             shown = "∅ inserted"
         elif covers is None:
-            shown = f"‹{row['bytes']}›" if coords == "view" else "‹cuts a character›"
+            shown = (byte_piece_text(bytes.fromhex(row["bytes"]), row.get("bytes_of", "")) if coords == "view"
+                     else "‹cuts a character›")
         else:
             shown = visible(covers)
         out.append(
@@ -158,9 +173,10 @@ def display_records(rows: list[dict], coords: str = "view") -> list[dict]:
                 "id": row["id"],
                 "token": visible(row["token"]),
                 "covers": shown,
-                "span (1-based bytes)": _label(row["offset"]),
-                "chars (0-based)": _label(row["char_span"]),
-                "raw-input span": _label(row["original"]),
+                SPAN_COL: _label(row["offset"]),
+                CHARS_COL: _label(row["char_span"]),
+                RAW_SPAN_COL: _label(row["original"]),
+                **({RAW_CHARS_COL: _label(row["original_char_span"])} if both_units else {}),
                 "special": row["special"],
                 "has_span": row["has_span"],
                 "has_nonempty_span": row["has_nonempty_span"],

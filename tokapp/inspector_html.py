@@ -27,10 +27,11 @@ from tokcore.analysis.boundaries import INSIDE_CHAR, INSIDE_GRAPHEME
 from tokcore.core.offsets import char_to_byte_table
 
 from . import colors
+from .byte_label import piece_html
 from .inspector import SAFETY_LABELS, Verdict, text_and_offsets
 from .span_walk import walk
-from .tokens import TokenView, row_kind
-from .visible import BASE_FOR_MARK, hex_bytes, visible, visible_char
+from .tokens import BYTE_SPAN, CHAR_SPAN, TokenView, char_span, row_kind, span_label
+from .visible import BASE_FOR_MARK, visible, visible_char
 
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)
 RED, AMBER = "#e03131", "#f08c00"
@@ -48,7 +49,6 @@ STYLE = f"""
 .oi-special{{background:{colors.SPECIAL_BG};color:#fff}}
 .oi-special .oi-meta{{color:#e5dbff}}
 .oi-inserted{{background:#fff;border:2px dashed {colors.INSERTED_BORDER};color:{colors.INSERTED_BORDER};font-style:italic}}
-.oi-hex{{color:#862e9c;font-size:12px}}
 .oi-ws{{color:#868e96}}
 .oi-gap{{color:#868e96;text-decoration:line-through;white-space:pre;padding:1px 2px}}
 .oi-red{{box-shadow:0 0 0 2px {RED}}}
@@ -99,11 +99,9 @@ def _text_html(text: str) -> str:
     return "".join(out)
 
 
-def _bytes_html(data: bytes) -> str:
-    try:
-        return _text_html(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        return f'<span class="oi-hex">‹{hex_bytes(data)}›</span>'
+def _bytes_html(data: bytes, start: int, stop: int) -> str:
+    """``data[start:stop]`` (0-based): its text, or its bytes and the character they belong to."""
+    return piece_html(data, start, stop, _text_html)
 
 
 def _cut(idx: int, kind: str, text: str) -> str:
@@ -119,21 +117,28 @@ def _chip(classes: str, inner: str, meta: str, title: str, style: str = "") -> s
 
 def lanes_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
                palette: str = colors.DEFAULT_PALETTE, show_ids: bool = True, max_tokens: int = 1500,
-               start: int = 0) -> str:
+               start: int = 0, both_units: bool = False) -> str:
     """Tokens on two lanes (text spans above, sentinels below) with unsafe boundaries marked.
+
+    Tooltips name the span's text, unit and base; ``both_units`` adds the 0-based character span.
 
     ``points`` maps 1-based byte indices to ``inside_char``/``inside_grapheme`` (``inspector.issue_points``);
     ``start`` and ``max_tokens`` choose the window of tokens drawn.
     """
     text, offsets = text_and_offsets(view, coords)
     data = text.encode("utf-8", "surrogatepass")
+    where = "tokenization-text" if coords == "view" else "raw-input"
 
     def col(top: str = "", bottom: str = "", extra: str = "") -> str:
         return f'<span class="oi-col"{extra}><span class="oi-top">{top}</span><span class="oi-bot">{bottom}</span></span>'
 
     def chip(row, span, classes: str, inner: str, style: str = "") -> str:
         meta = f"#{row.index}" + (f" · {row.id}" if show_ids else "") + (" · unk" if row.unknown else "")
-        title = f"#{row.index} · id {row.id} · token {visible(row.token)} · span {span}"
+        title = (f"#{row.index} · id {row.id} · token {visible(row.token)} · {where} span {span_label(span)} "
+                 f"({BYTE_SPAN})")
+        if both_units and tokcore.has_span(span):
+            chars = char_span(text, span)
+            title += f" · {'–' if chars is None else span_label(chars)} ({CHAR_SPAN})"
         return _chip(classes, inner, meta, title, style)
 
     cols: list[str] = []
@@ -145,7 +150,8 @@ def lanes_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
             row = event[1]
             cols.append(col(bottom=chip(row, (0, 0), "oi-inserted", _text_html(row.token)), extra=' data-lane="sentinel"'))
         elif what == "gap":
-            cols.append(col(top=f'<span class="oi-gap" title="covered by no token">{_bytes_html(event[1])}</span>'))
+            gap = _bytes_html(data, event[2], event[2] + len(event[1]))
+            cols.append(col(top=f'<span class="oi-gap" title="covered by no token">{gap}</span>'))
         elif what == "mark":
             cols.append(col(top=_cut(event[1], points[event[1]], text)))
         elif what == "more":
@@ -154,7 +160,7 @@ def lanes_html(view: TokenView, points: dict[int, str], *, coords: str = "view",
             _, row, start, stop, k = event
             kind = row_kind(row)
             if stop > start:
-                inner = _bytes_html(data[start - 1 : stop - 1])
+                inner = _bytes_html(data, start - 1, stop - 1)
             else:
                 inner = f'<span class="oi-ws">{_text_html(row.token) or "∅"}</span>'
             classes, style = f"oi-{kind}", ""

@@ -24,6 +24,7 @@ from tokcore.extras.lexnorm_data import LOOKUP
 from tokcore.normalizers.lexical import LexicalNormalizer
 
 from . import colors
+from .byte_label import byte_piece_text, owner_chars
 from .visible import visible
 
 LEXICON_MAX_BYTES = 1024 * 1024
@@ -53,16 +54,22 @@ def style_block() -> str:
     return f"<style>{STYLE}</style>"
 
 
-def _bytes_slice(data: bytes, span) -> str:
-    """Text under a contract span (``replace`` for cut characters: display only)."""
+def _bytes_slice(data: bytes, span, show=str) -> str:
+    """``show(text)`` under a contract span; a span that cuts a character gets the app's one byte label
+    (``‹E3 81› of あ``, ``tokapp.byte_label``), never a replacement character."""
     s, e = span
     if (s, e) == (0, 0):
         return ""
-    return data[s - 1 : e - 1].decode("utf-8", "replace")
+    piece = data[s - 1 : e - 1]
+    try:
+        return show(piece.decode("utf-8"))
+    except UnicodeDecodeError:
+        return byte_piece_text(piece, owner_chars(data, s - 1, e - 1))
 
 
 def _reason_title(d) -> str:
-    return escape(f"{d.source} → {d.output} · {d.reason} · input bytes ({d.span[0]}, {d.span[1]})", quote=True)
+    return escape(f"{d.source} → {d.output} · {d.reason} · confidence {d.confidence:.0%} · input bytes "
+                  f"({d.span[0]}, {d.span[1]}), 1-based, half-open", quote=True)
 
 
 def changes_html(result: LexNormResult, *, side: str = "input") -> str:
@@ -83,7 +90,7 @@ def changes_html(result: LexNormResult, *, side: str = "input") -> str:
         cls = "ln-chg" if side == "input" else "ln-out"
         out.append(f'<mark class="{cls}" title="{_reason_title(d)}">{escape(_bytes_slice(data, (s, e)))}</mark>')
         cursor = e
-    out.append(escape(data[cursor - 1 :].decode("utf-8", "replace")))
+    out.append(escape(_bytes_slice(data, (cursor, len(data) + 1))))
     return f'<div class="ln-text" data-side="{side}">{"".join(out)}</div>'
 
 
@@ -109,10 +116,27 @@ def decision_records(result: LexNormResult) -> list[dict]:
     """One row per word (or many-to-one group): what it became and why."""
     rows = []
     for d in result.decisions:
-        rows.append({"word": d.source, "input span": f"({d.span[0]}, {d.span[1]})", "output": d.output,
-                     "output span": f"({d.output_span[0]}, {d.output_span[1]})", "changed": d.changed,
-                     "reason": d.reason, "candidates": len(d.candidates)})
+        rows.append({"word": d.source, "input span (bytes, 1-based)": f"({d.span[0]}, {d.span[1]})",
+                     "output": d.output, "output span (bytes, 1-based)": f"({d.output_span[0]}, {d.output_span[1]})",
+                     "changed": d.changed, "confidence": f"{d.confidence:.0%}", "reason": d.reason,
+                     "candidates": len(d.candidates)})
     return rows
+
+
+def fix_label(d) -> str:
+    """How a fix is named in the "turn a fix off" list; the input span keeps two equal words apart.
+
+    ``fix_label(tokcore.lexical_normalize("c u").changes[0]) == "c u → see you (100%, input bytes (1, 4))"``
+    """
+    return f"{d.source} → {d.output} ({d.confidence:.0%}, input bytes ({d.span[0]}, {d.span[1]}))"
+
+
+def fix_options(result: LexNormResult) -> dict[str, tuple[int, int]]:
+    """Every fix the user may turn off: its label -> its input span (what ``lexical_normalize(keep=...)`` takes).
+
+    ``list(fix_options(tokcore.lexical_normalize("u ok")).values()) == [(1, 2), (3, 5)]``
+    """
+    return {fix_label(d): d.span for d in result.changes}
 
 
 @dataclass(frozen=True)
@@ -126,9 +150,11 @@ class MappedToken:
     noisy: tuple[int, int]
 
 
-def map_tokens(result: LexNormResult, tokenizer) -> list[MappedToken]:
-    """Tokenize the normalized text (no template tokens) and map every span back to the noisy input."""
-    enc = tokcore.encode_result(tokenizer, result.text, return_offsets=True, add_special_tokens=False)
+def map_tokens(result: LexNormResult, tokenizer, *, padding: bool = False) -> list[MappedToken]:
+    """Tokenize the normalized text (no template tokens; no pad tokens unless ``padding``) and map every span
+    back to the noisy input."""
+    enc = tokcore.encode_result(tokenizer, result.text, return_offsets=True, add_special_tokens=False,
+                                padding=None if padding else False)
     spans = [tuple(o) for o in enc.original_offsets]
     back = result.map_offsets(spans)
     return [MappedToken(i, id_, tok, s, tuple(b)) for i, (id_, tok, s, b) in enumerate(zip(enc.ids, enc.tokens, spans, back))]
@@ -139,8 +165,8 @@ def mapped_records(result: LexNormResult, tokens: list[MappedToken]) -> list[dic
     norm, noisy = result.text.encode("utf-8"), result.original.encode("utf-8")
     return [
         {"#": t.index, "id": t.id, "token": visible(t.token),
-         "normalized span": f"({t.normalized[0]}, {t.normalized[1]})", "covers": visible(_bytes_slice(norm, t.normalized)),
-         "noisy span": f"({t.noisy[0]}, {t.noisy[1]})", "noisy text": visible(_bytes_slice(noisy, t.noisy))}
+         "normalized span": f"({t.normalized[0]}, {t.normalized[1]})", "covers": _bytes_slice(norm, t.normalized, visible),
+         "noisy span": f"({t.noisy[0]}, {t.noisy[1]})", "noisy text": _bytes_slice(noisy, t.noisy, visible)}
         for t in tokens
     ]
 
@@ -196,7 +222,7 @@ def aligned_html(result: LexNormResult, tokens: list[MappedToken], *, palette: s
             title = escape(f"#{t.index} · token {visible(t.token)} · normalized ({t.normalized[0]}, {t.normalized[1]})"
                            f" · noisy ({t.noisy[0]}, {t.noisy[1]})", quote=True)
             ident = f'<span class="ln-id">{t.id}</span>' if show_ids else ""
-            label = visible(_bytes_slice(norm, t.normalized)) or visible(t.token)
+            label = _bytes_slice(norm, t.normalized, visible) or visible(t.token)
             chips.append(f'<span class="ln-chip" style="background:{bg}" title="{title}">'
                          f'<span>{escape(label)}</span>{ident}</span>')
         cls = "ln-seg ln-changed" if changed else "ln-seg"

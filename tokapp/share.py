@@ -85,6 +85,22 @@ def text_note(text: str) -> str | None:
             f"the tokenizer and options, and the reader pastes the text.")
 
 
+def link_note(text: str, specs: Sequence = ()) -> str | None:
+    """What a link cannot carry (a text over ``TEXT_LIMIT``, uploaded or session-trained tokenizers), said in
+    one sentence; ``None`` when it carries everything. ``link_note("hi") is None``
+    """
+    left_out = []
+    if not text_fits(text):
+        left_out.append(f"the text ({len(text):,} characters; a link carries {TEXT_LIMIT:,})")
+    local = [s.label for s in specs if getattr(s, "kind", "") in ("session", "upload")]
+    if local:
+        left_out.append("the tokenizer" + ("s " if len(local) > 1 else " ")
+                        + ", ".join(f"“{name}”" for name in local) + " (uploaded or trained in this session)")
+    if not left_out:
+        return None
+    return "This link cannot carry " + " and ".join(left_out) + ": the reader gets the default."
+
+
 def encode_state(
     prefix: str,
     *,

@@ -2,12 +2,13 @@
 
 ``walk(rows, spans, data, marked)`` yields, in order:
 - ``("sentinel", row)`` for a token with the ``(0, 0)`` span (drawn where the sequence puts it);
-- ``("gap", bytes)`` for text no token covers;
+- ``("gap", bytes, start)`` for text no token covers (``start``: its 0-based byte offset in ``data``);
 - ``("mark", idx)`` for a marked boundary (1-based byte index in ``marked``), once each, placed
   before the token starting there or after the token stopping there;
 - ``("token", row, start, stop, colour_index)``; ``colour_index`` counts ordinary tokens only
   (special and inserted ones have fixed styles), so neighbours alternate colours;
-- ``("more", n)`` when ``max_tokens`` cut the sequence, else ``("gap", tail)`` for uncovered text at the end.
+- ``("more", n)`` when ``max_tokens`` cut the sequence, else ``("gap", tail, start)`` for uncovered text at
+  the end.
 
 ``start`` draws a window of the sequence from token ``start`` on (at most ``max_tokens``): it begins with
 ``("before", start)`` and no leading gap, and colours stay those of the whole sequence.
@@ -47,7 +48,7 @@ def walk(rows: Sequence[TokenRow], spans: Sequence[tuple[int, int]], data: bytes
             continue
         first, last = span
         if first > cursor:
-            yield ("gap", data[cursor - 1 : first - 1])
+            yield ("gap", data[cursor - 1 : first - 1], cursor - 1)
         if first in marked and first not in drawn:
             drawn.add(first)
             yield ("mark", first)
@@ -62,4 +63,4 @@ def walk(rows: Sequence[TokenRow], spans: Sequence[tuple[int, int]], data: bytes
     if stop < len(rows):
         yield ("more", len(rows) - stop)
     elif cursor <= len(data):
-        yield ("gap", data[cursor - 1 :])
+        yield ("gap", data[cursor - 1 :], cursor - 1)

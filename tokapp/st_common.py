@@ -18,6 +18,7 @@ import uuid
 import streamlit as st
 
 from . import colors, html, models, samples, share, tokens
+from .markdown import md_text
 
 SESSION_TOKENIZERS = "tokapp_session_tokenizers"  # key -> samples.SessionTokenizer
 MODELS = "tokapp_models"  # names (hf:... / tiktoken:...) fetched in this session, in order
@@ -148,7 +149,7 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
         st.query_params[key] = chosen
     spec = by_key.get(chosen) or next(iter(by_key.values()))
     if spec.description:
-        box.caption(spec.description)
+        box.caption(md_text(spec.description))  # file names and user-given names are user text
     return spec
 
 
@@ -254,7 +255,7 @@ def upload_widget(prefix: str, *, where=None) -> str | None:
         show_error(exc, where=where)
         return None
     st.session_state[SESSION_TOKENIZERS][entry.key] = entry
-    where.success(f"Loaded {upload.name}: selected, and offered in every tokenizer list.")
+    where.success(f"Loaded {md_text(upload.name)}: selected, and offered in every tokenizer list.")
     return entry.key
 
 

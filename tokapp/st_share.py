@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import streamlit as st
 
 from . import samples, share
+from .markdown import md_text
 
 
 def current_params() -> dict[str, list[str]]:
@@ -97,7 +98,7 @@ def tokenizer_select(prefix: str, specs: Sequence[samples.SampleSpec], *, label:
     st.session_state.pop(f"{prefix}_pending", None)  # a choice made by an upload or a model has been drawn
     spec = by_key[chosen]
     if spec.description:
-        where.caption(spec.description)
+        where.caption(md_text(spec.description))  # file names and user-given names are user text
     return spec
 
 

@@ -265,8 +265,16 @@ def run_metrics(run: training.TrainRun, corpus: training.Corpus) -> None:
 
 
 def held_out_input(prefix: str, corpus: training.Corpus) -> str:
+    """The held-out sentence box: it follows the corpus (its own sentence, never the previous corpus's) unless
+    the user typed a sentence of their own, which is kept."""
     held = training.HELD_OUT.get(corpus.builtin_name, training.DEFAULT_HELD_OUT)
-    return st.text_input("Held-out sentence (not in the corpus)", held, key=f"{prefix}_held")
+    key, shown_default = f"{prefix}_held", f"{prefix}_held_default"
+    previous = st.session_state.get(shown_default)
+    if previous != held:
+        if st.session_state.get(key, previous) == previous:  # still the old corpus's sentence: replace it
+            st.session_state[key] = held
+        st.session_state[shown_default] = held
+    return st.text_input("Held-out sentence (not in the corpus)", key=key)
 
 
 def merge_step(prefix: str, run: training.TrainRun, held_out: str) -> tuple[int, bool]:

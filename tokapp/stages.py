@@ -4,14 +4,15 @@ alignment from the tokenization text back to the raw input.
 
 Stages are an ordered, extensible list: ``register_stage(Stage(...), before="normalizer")`` adds
 one (e.g. another project's extra stage). Each stage reads and extends a ``Context`` and returns a
-``StageResult`` (its output text and rows). Spans in the rows are 0-based half-open CHARACTER
-spans, ``[start, stop)``, in the named text; the post-processor rows also carry the offsets
-contract's 1-based byte spans, exactly as ``encode_result`` reports them.
+``StageResult`` (its output text and rows). Every span column names its unit and base: the stage
+tables use 0-based half-open CHARACTER spans, ``[start, stop)``, in the named text; the raw input's
+UTF-8 bytes and the post-processor's offsets are the contract's 1-based byte spans, ``(start, stop)``,
+exactly as ``encode_result`` reports them (``Context.both_units`` adds their character spans).
 
 The added-token split and the pre-tokenizer run over the same segments as ``Tokenizer`` does;
 ``model_matches_pipeline`` checks the stage-by-stage tokens against ``encode_result``.
 
-Left out: drawing (the page) and truncation/padding (the Playground and Offsets pages show those).
+Left out: drawing (the page) and truncation (the Playground and Offsets pages show it).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tokcore.core.components import char_offsets_of_pieces, piece_from_text
 from tokcore.core.normalized import NormalizedString
 from tokcore.core.offsets import char_to_byte_table
 
+from .tokens import char_span
 from .visible import hex_bytes, visible
 
 MAX_ROWS = 2000
@@ -41,6 +43,8 @@ class Context:
     segments: list = field(default_factory=list)  # (start, stop, AddedToken | None) in the tokenization text
     pieces: list = field(default_factory=list)  # (piece text, (start, stop), added token or None, byte bounds)
     tokens: list = field(default_factory=list)  # (id, token, (start, stop)) in the tokenization text
+    padding: bool = False  # the post-processor stage pads as the tokenizer does only when asked
+    both_units: bool = False  # the post-processor rows add character spans beside the byte offsets
 
     def raw_span(self, start: int, stop: int) -> tuple[int, int]:
         """A character span of the tokenization text mapped back to the raw input."""
@@ -68,6 +72,17 @@ class Stage:
     optional: bool = False  # shown only when asked for (e.g. the lexical normalizer)
 
 
+CHARS = " (characters, 0-based, half-open)"
+BYTES = " (bytes, 1-based, half-open)"
+BYTES_COL = "UTF-8 span" + BYTES
+
+
+def _chars(text: str, span) -> str:
+    """A contract byte span as a character span label. ``_chars("é!", (3, 4)) == "[1, 2)"``; ``–`` when none."""
+    chars = char_span(text, tuple(span)) if tuple(span) != (0, 0) else None
+    return "–" if chars is None else span_label(chars)
+
+
 def span_label(span: tuple[int, int]) -> str:
     """``span_label((0, 3)) == "[0, 3)"``."""
     return f"[{span[0]}, {span[1]})"
@@ -79,7 +94,7 @@ def _raw(ctx: Context) -> StageResult:
     pos = 0
     for i, ch in enumerate(ctx.raw[:MAX_ROWS]):
         b = ch.encode("utf-8", "surrogatepass")
-        rows.append({"char": i, "character": visible(ch), "UTF-8": hex_bytes(b), "bytes": span_label((pos, pos + len(b))),
+        rows.append({"char": i, "character": visible(ch), "UTF-8": hex_bytes(b), BYTES_COL: str((pos + 1, pos + 1 + len(b))),
                      "code point": f"U+{ord(ch):04X}"})
         pos += len(b)
     return StageResult("Raw input", "The text as typed: one row per character with its UTF-8 bytes.", ctx.raw, rows)
@@ -118,7 +133,7 @@ def _normalizer(ctx: Context) -> StageResult:
     rows = []
     for i, (s, e) in enumerate(ctx.ns.alignments()[:MAX_ROWS]):
         src = ctx.text[s:e]
-        rows.append({"char": i, "character": visible(view[i]), "from input": span_label((s, e)),
+        rows.append({"char": i, "character": visible(view[i]), "from input" + CHARS: span_label((s, e)),
                      "input text": visible(src), "changed": src != view[i]})
     name = type(norm).__name__ if norm is not None else "none"
     specials = sum(1 for _, _, t in segs if t is not None)
@@ -142,8 +157,8 @@ def _pre_tokenizer(ctx: Context) -> StageResult:
         pieces = [p for p in (pre.pre_tokenize([piece]) if pre is not None else [piece]) if p.text]
         for p, (text, span) in zip(pieces, char_offsets_of_pieces(view, pieces)):
             ctx.pieces.append((text, span, None, p.bounds))
-    rows = [{"piece": visible(t), "span": span_label(sp), "covers": visible(view[sp[0]:sp[1]]),
-             "raw span": span_label(ctx.raw_span(*sp)), "added token": added is not None}
+    rows = [{"piece": visible(t), "span" + CHARS: span_label(sp), "covers": visible(view[sp[0]:sp[1]]),
+             "raw span" + CHARS: span_label(ctx.raw_span(*sp)), "added token": added is not None}
             for t, sp, added, _ in ctx.pieces[:MAX_ROWS]]
     name = type(pre).__name__ if pre is not None else "none"
     return StageResult("Pre-tokenizer", f"Pre-tokenizer: {name}. The pieces the model sees (their text may be "
@@ -169,8 +184,8 @@ def _model(ctx: Context) -> StageResult:
             # A byte-level token may start or stop inside a character: widen to whole characters.
             ctx.tokens.append((t[0], t[1], (_char_floor(bounds[s], table), _char_ceil(bounds[e], table))))
     for i, (id_, value, span) in enumerate(ctx.tokens[:MAX_ROWS]):
-        rows.append({"#": i, "id": id_, "token": visible(value), "span": span_label(span),
-                     "covers": visible(view[span[0]:span[1]]), "raw span": span_label(ctx.raw_span(*span))})
+        rows.append({"#": i, "id": id_, "token": visible(value), "span" + CHARS: span_label(span),
+                     "covers": visible(view[span[0]:span[1]]), "raw span" + CHARS: span_label(ctx.raw_span(*span))})
     return StageResult("Model", f"Model: {type(model).__name__}. Tokens of each piece, with the span of the "
                        "tokenization text each covers.", None, rows,
                        chips=tuple((v, False) for _, v, _ in ctx.tokens[:MAX_ROWS]))
@@ -187,14 +202,19 @@ def _char_ceil(byte: int, table: Optional[list]) -> int:
 
 
 def _post(ctx: Context) -> StageResult:
-    res = ctx.tokenizer.encode_result(ctx.text, return_offsets=True, return_masks=True, add_special_tokens=True)
+    res = ctx.tokenizer.encode_result(ctx.text, return_offsets=True, return_masks=True, add_special_tokens=True,
+                                      padding=None if ctx.padding else False)
     rows = []
     for i, (id_, value, off, orig, special, type_id) in enumerate(zip(
             res.ids, res.tokens, res.offsets, res.original_offsets, res.special_tokens_mask, res.token_type_ids)):
         if i >= MAX_ROWS:
             break
-        rows.append({"#": i, "id": id_, "token": visible(value), "offsets": str(tuple(off)),
-                     "original offsets": str(tuple(orig)), "type id": type_id, "special": special,
+        both = {}
+        if ctx.both_units:
+            both = {"offsets" + CHARS: _chars(res.tokenization_text, off),
+                    "original offsets" + CHARS: _chars(ctx.text, orig)}
+        rows.append({"#": i, "id": id_, "token": visible(value), "offsets" + BYTES: str(tuple(off)),
+                     "original offsets" + BYTES: str(tuple(orig)), **both, "type id": type_id, "special": special,
                      "inserted": tuple(off) == (0, 0)})
     post = ctx.tokenizer.post_processor
     name = type(post).__name__ if post is not None else "none"
@@ -236,8 +256,8 @@ def alignment_runs(ctx: Context) -> list[dict]:
             runs.append([a, b, s, e, one])
     out = []
     for a, b, s, e, _ in runs:
-        out.append({"tokenization text": span_label((a, b)), "text": visible(view[a:b]),
-                    "raw input": span_label((s, e)), "raw text": visible(ctx.raw[s:e]),
+        out.append({"tokenization text" + CHARS: span_label((a, b)), "text": visible(view[a:b]),
+                    "raw input" + CHARS: span_label((s, e)), "raw text": visible(ctx.raw[s:e]),
                     "same": view[a:b] == ctx.raw[s:e]})
     return out
 
@@ -272,9 +292,11 @@ def register_stage(stage: Stage, *, before: str | None = None, after: str | None
         STAGES.append(stage)
 
 
-def run_stages(tokenizer, text: str, *, optional: tuple[str, ...] = ()) -> tuple[Context, list[StageResult]]:
-    """Run every stage in order (optional ones only when their key is in ``optional``)."""
-    ctx = Context(tokenizer, text, text)
+def run_stages(tokenizer, text: str, *, optional: tuple[str, ...] = (), padding: bool = False,
+               both_units: bool = False) -> tuple[Context, list[StageResult]]:
+    """Run every stage in order (optional ones only when their key is in ``optional``); no pad tokens unless
+    ``padding`` (then the tokenizer's own padding, e.g. MiniLM's 128)."""
+    ctx = Context(tokenizer, text, text, padding=padding, both_units=both_units)
     results = []
     for stage in STAGES:
         if stage.optional and stage.key not in optional:

@@ -48,7 +48,8 @@ def test_unknown_words_are_flagged():
     assert "bt-boundary" not in drawn
     rows = bv.phoneme_records(words)
     assert [r["in dictionary"] for r in rows] == [True, False, True]
-    assert rows[2] == {"word": "cat", "span": "(12, 15)", "phonemes": "K AE T", "in dictionary": True}
+    assert rows[2] == {"word": "cat", "span (bytes, 1-based)": "(12, 15)", "phonemes": "K AE T", "in dictionary": True,
+                       "what it is": "word"}
 
 
 def test_phoneme_markup_is_escaped():

@@ -40,8 +40,8 @@ def test_rows_carry_every_span_and_flag(bytelevel):
     assert rows[1]["covers"] is None and rows[1]["bytes"] == "F0"
     assert all(r["has_span"] and r["has_nonempty_span"] for r in rows)
     shown = inspector.display_records(rows)
-    assert shown[1]["covers"] == "‹F0›" and shown[1]["boundary"] == "cuts a character"
-    assert shown[0]["span (1-based bytes)"] == "(1, 2)" and shown[0]["chars (0-based)"] == "(0, 1)"
+    assert shown[1]["covers"] == "‹F0› of 🙂" and shown[1]["boundary"] == "cuts a character"
+    assert shown[0]["span (bytes, 1-based, half-open)"] == "(1, 2)" and shown[0]["chars (characters, 0-based, half-open)"] == "(0, 1)"
 
 
 def test_sentinel_rows_have_no_span(toy_words):
@@ -196,8 +196,9 @@ def test_page_opens_with_its_widgets_and_flags_the_default_text():
     assert [m.label for m in at.metric][:3] == ["Tokens", "Sentinels (0, 0)", "Red boundaries"]
     assert any("unsafe boundar" in w.value for w in at.warning)
     table = at.dataframe[1].value  # [0] lists the unsafe boundaries
-    assert list(table.columns)[:7] == ["#", "id", "token", "covers", "span (1-based bytes)", "chars (0-based)",
-                                       "raw-input span"]
+    assert list(table.columns)[:7] == ["#", "id", "token", "covers", "span (bytes, 1-based, half-open)",
+                                       "chars (characters, 0-based, half-open)",
+                                       "raw-input span (bytes, 1-based, half-open)"]
     assert "has_nonempty_span" in table.columns and "boundary" in table.columns
     assert {b.proto.label for b in at.get("download_button")} == {"Download JSON", "Download CSV"}
 

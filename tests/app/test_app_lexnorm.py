@@ -38,7 +38,7 @@ def test_changes_are_highlighted_on_both_sides():
     result = tokcore.lexical_normalize("new pix coming tmrw")
     assert marks(lv.changes_html(result, side="input")) == ["pix", "tmrw"]
     assert marks(lv.changes_html(result, side="output")) == ["pictures", "tomorrow"]
-    assert 'title="pix → pictures · lookup list · input bytes (5, 8)"' in lv.changes_html(result)
+    assert 'title="pix → pictures · lookup list · confidence 100% · input bytes (5, 8), 1-based, half-open"' in lv.changes_html(result)
     text = re.sub(r"<[^>]+>", "", lv.changes_html(result, side="output"))
     assert std_html.unescape(text) == "new pictures coming tomorrow"
     with pytest.raises(ValueError):
@@ -70,7 +70,7 @@ def test_decision_records_one_row_per_word():
     rows = lv.decision_records(result)
     assert [r["word"] for r in rows] == ["c u", "at", "IBM", "tmrw"]
     assert [r["changed"] for r in rows] == [True, False, False, True]
-    assert rows[0]["input span"] == "(1, 4)" and rows[0]["output"] == "see you"
+    assert rows[0]["input span (bytes, 1-based)"] == "(1, 4)" and rows[0]["output"] == "see you"
 
 
 # ---------------------------------------------------------------- tokens mapped back

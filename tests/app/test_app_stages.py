@@ -41,14 +41,15 @@ def test_stage_names_rows_and_spans(tokenizers):
     assert [r.name for r in results] == ["Raw input", "Normalizer", "Pre-tokenizer", "Model", "Post-processor",
                                          "Alignment"]
     raw = results[0]
-    assert raw.rows[1] == {"char": 1, "character": "é", "UTF-8": "C3 A9", "bytes": "[1, 3)", "code point": "U+00E9"}
+    assert raw.rows[1] == {"char": 1, "character": "é", "UTF-8": "C3 A9",
+                           "UTF-8 span (bytes, 1-based, half-open)": "(2, 4)", "code point": "U+00E9"}
     norm = results[1]
     assert norm.text == tok.normalize("Héllo WORLD")
     pieces = results[2].rows
-    assert all(p["raw span"].startswith("[") for p in pieces)
+    assert all(p["raw span (characters, 0-based, half-open)"].startswith("[") for p in pieces)
     post = results[4]
     res = tok.encode_result("Héllo WORLD", return_offsets=True)
-    assert [r["offsets"] for r in post.rows] == [str(tuple(o)) for o in res.offsets]
+    assert [r["offsets (bytes, 1-based, half-open)"] for r in post.rows] == [str(tuple(o)) for o in res.offsets]
 
 
 def test_lowercasing_normalizer_alignment_runs():
@@ -56,8 +57,8 @@ def test_lowercasing_normalizer_alignment_runs():
 
     tok = tokcore.Tokenizer(tokcore.CharTokenizer().model, normalizer=Lowercase())
     ctx, _ = stages.run_stages(tok, "AbC")
-    assert stages.alignment_runs(ctx) == [{"tokenization text": "[0, 3)", "text": "abc", "raw input": "[0, 3)",
-                                           "raw text": "AbC", "same": False}]
+    assert stages.alignment_runs(ctx) == [{"tokenization text" + stages.CHARS: "[0, 3)", "text": "abc",
+                                           "raw input" + stages.CHARS: "[0, 3)", "raw text": "AbC", "same": False}]
 
 
 def test_lexical_normalizer_maps_back_to_what_was_typed():
@@ -66,8 +67,8 @@ def test_lexical_normalizer_maps_back_to_what_was_typed():
     assert [r.name for r in results][:3] == ["Raw input", "Lexical normalizer", "Normalizer"]
     assert results[1].text == "new pictures coming tomorrow"
     runs = stages.alignment_runs(ctx)
-    assert {"tokenization text": "[4, 12)", "text": "pictures", "raw input": "[4, 7)", "raw text": "pix",
-            "same": False} in runs
+    assert {"tokenization text" + stages.CHARS: "[4, 12)", "text": "pictures", "raw input" + stages.CHARS: "[4, 7)",
+            "raw text": "pix", "same": False} in runs
     # the model's first token of "pictures" maps back into "pix"
     p_token = next(t for t in ctx.tokens if t[2] == (4, 5))
     assert ctx.raw_span(*p_token[2]) == (4, 7)

@@ -35,7 +35,8 @@ class CodeSubword:
 
 def _encode_span(tokenizer, text: str, byte_start: int, kind: str, source: int) -> list[CodeSubword]:
     """Subword-encode ``text`` (which starts at 0-based byte ``byte_start`` of the code) and shift its spans."""
-    result = tokenizer.encode_result(text, add_special_tokens=False, return_offsets=True)
+    # padding=False: a tokenizer that pads (MiniLM to 128) would pad every identifier piece.
+    result = tokenizer.encode_result(text, add_special_tokens=False, return_offsets=True, padding=False)
     out = []
     for id_, tok, o in zip(result.ids, result.tokens, result.original_offsets):
         span = (o[0] + byte_start, o[1] + byte_start) if has_span(o) else (0, 0)

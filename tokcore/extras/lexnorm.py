@@ -9,7 +9,24 @@ acronyms/proper nouns untouched, then frequency-weighted edit distance (rapidfuz
 distance). Case is kept where sensible. The output carries an exact alignment to the input, so
 tokens of the normalized text map back (``LexNormResult.map_offsets``).
 
-Left out: context models (no language model ranks candidates) and languages other than English.
+What it keeps, as a demanding user expects (the lookup list, yours or the built-in one, always wins):
+
+- words the English dictionary knows, single letters, anything with digits or an underscore;
+- words of other languages: a word with a letter outside a-z (``café``, ``naïve``, ``Straße``) is never
+  "corrected" to ASCII; only a lookup entry changes it;
+- short all-consonant tokens (``img``, ``pdf``, ``ngl``: no vowel, at most 4 letters) and known
+  abbreviations (``lexnorm_data.ABBREVIATIONS``): they are shorthand nobody spells out the same way;
+- two-letter words not in the dictionary (``au``): too many dictionary words lie one edit away to guess;
+- acronyms (all capitals) and proper nouns (capitalised, not at a sentence start).
+
+Each decision carries a ``confidence`` in [0, 1]: 1 for the lookup list and dictionary words; for a spelling,
+elongation or split fix, how far its score stands above the runner-up's (a logistic of the margin); for a
+word kept by a rule, how sure the rule is. ``lexical_normalize(text, keep=[span, ...])`` turns individual
+fixes off (the input contract spans of ``LexNormResult.changes``): those words stay as typed, and the text
+and the alignment follow.
+
+Left out: context models (no language model ranks candidates), dictionaries of languages other than
+English (so an ASCII word of another language, ``lait``, can still be "corrected").
 ``symspellpy`` and ``rapidfuzz`` are imported on first use, never at ``import tokcore``.
 """
 
@@ -25,7 +42,7 @@ import regex
 from ..core.errors import ConfigurationError, check_text
 from ..core.normalized import NormalizedString
 from ..core.offsets import char_to_byte_table
-from .lexnorm_data import LOOKUP, LOWERCASE_ONLY
+from .lexnorm_data import ABBREVIATIONS, LOOKUP, LOWERCASE_ONLY
 
 _WORD = regex.compile(r"\w+(?:['’]\w+)*")
 _SPLIT_MIN_FREQ = 100_000
@@ -56,6 +73,7 @@ class WordDecision:
     changed: bool
     reason: str
     candidates: tuple[Candidate, ...] = ()
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -225,47 +243,76 @@ def split_candidate(word: str) -> Optional[Candidate]:
     return Candidate(" ".join(best[1]), "split", 0, best[2], best[0] - _DISTANCE_WEIGHT)
 
 
-def _decide(word: str, *, sentence_start: bool, lexicon: Lexicon) -> tuple[str, str, list[Candidate]]:
-    """(output, reason, candidates) for one word."""
+_VOWELS = frozenset("aeiouy")
+
+
+def _fix_confidence(cands: Sequence[Candidate]) -> float:
+    """How far the best candidate stands above the runner-up: a logistic of the score margin.
+
+    ``_fix_confidence([Candidate("a", "spelling", score=10.0)]) == 0.881``
+    """
+    margin = cands[0].score - cands[1].score if len(cands) > 1 else 4.0
+    return round(1 / (1 + math.exp(-margin / 2)), 3)
+
+
+def _decide(word: str, *, sentence_start: bool, lexicon: Lexicon) -> tuple[str, str, list[Candidate], float]:
+    """(output, reason, candidates, confidence) for one word."""
     low = word.lower()
     original = Candidate(word, "original", 0, english().words.get(low, 0))
     looked = lexicon.get(low)
     if looked is not None and not (low in LOWERCASE_ONLY and word != low and low not in lexicon.user):
         cand = Candidate(looked, "lookup", _osa(low, looked), 0, float("inf"))
-        return _match_case(word, looked), "lookup list", [cand, original]
+        return _match_case(word, looked), "lookup list", [cand, original], 1.0
     if original.frequency:
-        return word, "in lexicon", [original]
+        return word, "in lexicon", [original], 1.0
     if len(word) == 1:
-        return word, "single letter: kept", [original]
+        return word, "single letter: kept", [original], 0.9
     if any(ch.isdigit() for ch in word) or "_" in word:
-        return word, "not a word (digits or underscore)", [original]
+        return word, "not a word (digits or underscore)", [original], 0.95
+    if any(ch.isalpha() and not ("a" <= ch <= "z") for ch in low):
+        return word, "letters outside English's a-z (another language's word): kept", [original], 0.9
+    if low in ABBREVIATIONS:
+        return word, "known abbreviation: kept", [original], 0.9
+    if len(low) <= 4 and not _VOWELS.intersection(low):
+        return word, "short and all consonants (shorthand): kept", [original], 0.8
     if len(word) > 1 and word.isupper():
-        return word, "acronym (all capitals)", [original]
+        return word, "acronym (all capitals)", [original], 0.9
     if word[:1].isupper() and not sentence_start:
-        return word, "proper noun (capitalised, not sentence-initial)", [original]
+        return word, "proper noun (capitalised, not sentence-initial)", [original], 0.9
+    if len(low) == 2:
+        return word, "two letters, not in the dictionary: too many neighbours to guess, kept", [original], 0.6
     cands = elongation_candidates(word) + spelling_candidates(word)
     split = split_candidate(word)
     if split is not None:
         cands.append(split)
     cands.sort(key=lambda c: (-c.score, c.text))
     if not cands:
-        return word, "no candidate: kept", [original]
+        return word, "no candidate: kept", [original], 0.5
     best = cands[0]
     if best.kind == "spelling" and len(low) <= 3 and best.distance > 1:
-        return word, "candidates too far for a short word: kept", [original, *cands]
+        return word, "candidates too far for a short word: kept", [original, *cands], 0.6
     reason = {
         "spelling": f"spelling: distance {best.distance}, frequency {best.frequency:,}",
         "elongation": "repeated letters shortened",
         "split": "run-together words split",
     }[best.kind]
-    return _match_case(word, best.text), reason, [*cands, original]
+    return _match_case(word, best.text), reason, [*cands, original], _fix_confidence(cands)
 
 
-def normalization_plan(text: str, lexicon: Lexicon):
-    """Rebuild pieces for ``NormalizedString.rebuild`` and the raw decisions, word by word."""
+def normalization_plan(text: str, lexicon: Lexicon, keep: Iterable[Sequence[int]] = ()):
+    """Rebuild pieces for ``NormalizedString.rebuild`` and the raw decisions, word by word.
+
+    ``keep``: input contract spans whose fix the user turned off (the word stays as typed).
+    """
     matches = list(_WORD.finditer(text))
     pieces: list[tuple[str, int, int]] = []
-    raw = []  # (source, char_start, char_stop, output, changed, reason, candidates)
+    raw = []  # (source, char_start, char_stop, output, changed, reason, candidates, confidence)
+    kept = {tuple(k) for k in keep}
+    table = char_to_byte_table(text) if kept else None
+
+    def turned_off(a: int, b: int) -> bool:
+        return table is not None and (table[a] + 1, table[b] + 1) in kept
+
     pos = 0
     i = 0
     while i < len(matches):
@@ -275,16 +322,18 @@ def normalization_plan(text: str, lexicon: Lexicon):
             nxt = matches[i + 1]
             pair = f"{word} {nxt.group()}"
             looked = lexicon.get(pair.lower())
-            if looked is not None:
+            if looked is not None and not turned_off(start, nxt.end()):
                 output = _match_case(word, looked)
                 cand = Candidate(looked, "merge", _osa(pair.lower(), looked), 0, float("inf"))
-                raw.append((pair, start, nxt.end(), output, True, "lookup list (many-to-one)", (cand,)))
+                raw.append((pair, start, nxt.end(), output, True, "lookup list (many-to-one)", (cand,), 1.0))
                 pieces += [(text[pos:start], pos, start), (output, start, nxt.end())]
                 pos = nxt.end()
                 i += 2
                 continue
-        output, reason, cands = _decide(word, sentence_start=_sentence_start(text, start), lexicon=lexicon)
-        raw.append((word, start, stop, output, output != word, reason, tuple(cands)))
+        output, reason, cands, confidence = _decide(word, sentence_start=_sentence_start(text, start), lexicon=lexicon)
+        if output != word and turned_off(start, stop):
+            output, reason, confidence = word, f"fix turned off by you (was: {reason})", 1.0
+        raw.append((word, start, stop, output, output != word, reason, tuple(cands), confidence))
         pieces += [(text[pos:start], pos, start), (output, start, stop)]
         pos = stop
         i += 1
@@ -302,10 +351,18 @@ def as_lexicon(lexicon) -> Lexicon:
     raise ConfigurationError(f"lexicon must be a Lexicon or a dict noisy -> canonical, got {type(lexicon).__name__}")
 
 
-def lexical_normalize(text: str, *, lexicon: Lexicon | dict | None = None) -> LexNormResult:
-    """Normalize noisy English. ``lexical_normalize("new pix coming tmrw").text == "new pictures coming tomorrow"``."""
+def lexical_normalize(text: str, *, lexicon: Lexicon | dict | None = None,
+                      keep: Iterable[Sequence[int]] = ()) -> LexNormResult:
+    """Normalize noisy English. ``lexical_normalize("new pix coming tmrw").text == "new pictures coming tomorrow"``.
+
+    ``keep``: input spans (``WordDecision.span``) of fixes to turn off; those words stay as typed.
+    """
     text = check_text(text)
-    pieces, raw = normalization_plan(text, as_lexicon(lexicon))
+    try:
+        keep = [tuple(int(v) for v in k) for k in keep]
+    except (TypeError, ValueError):
+        raise ConfigurationError("keep must be input spans (start, stop), as WordDecision.span gives them") from None
+    pieces, raw = normalization_plan(text, as_lexicon(lexicon), keep)
     ns = NormalizedString(text).rebuild(pieces)
     return LexNormResult(ns.normalized, text, _with_spans(text, ns, raw, pieces), ns)
 
@@ -326,11 +383,12 @@ def _with_spans(text: str, ns: NormalizedString, raw, pieces) -> list[WordDecisi
         out_pos.setdefault((s, e), running)
         running += len(new_text)
     decisions = []
-    for source, s, e, output, changed, reason, cands in raw:
+    for source, s, e, output, changed, reason, cands, confidence in raw:
         o_start = out_pos[(s, e)]
         o_stop = o_start + len(output)
         decisions.append(
             WordDecision(source, (in_table[s] + 1, in_table[e] + 1), output,
-                         (out_table[o_start] + 1, out_table[o_stop] + 1), changed, reason, tuple(cands))
+                         (out_table[o_start] + 1, out_table[o_stop] + 1), changed, reason, tuple(cands),
+                         confidence)
         )
     return decisions

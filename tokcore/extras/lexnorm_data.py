@@ -55,3 +55,11 @@ LOOKUP: dict[str, str] = {
 # Short lookup keys that are also ordinary words in some contexts are only applied in lower case
 # (so "U" in "U.S." or "N" as an initial stay as they are).
 LOWERCASE_ONLY = frozenset({"u", "r", "y", "n", "b", "c", "k", "def", "sec", "min", "cos", "da", "yo", "sup", "prob"})
+
+# Abbreviations people write on purpose and a reader knows: kept as typed unless the lookup list maps them.
+ABBREVIATIONS = frozenset({
+    "img", "imgs", "jpg", "jpeg", "png", "gif", "pdf", "svg", "src", "dst", "tmp", "var", "env", "cfg", "config",
+    "repo", "repos", "cmd", "args", "kwargs", "regex", "html", "css", "json", "yaml", "url", "urls", "api", "apis",
+    "etc", "eg", "ie", "vs", "approx", "dept", "corp", "inc", "ltd", "mr", "mrs", "ms", "dr", "st", "ave",
+    "faq", "diy", "asap", "fyi", "aka", "tba", "tbd", "eta", "wifi", "app", "apps", "admin", "demo", "memo",
+})
