@@ -106,7 +106,7 @@ def ringed_html(view: TokenView, unshared: set[int], *, ring: bool = True, palet
             row = event[1]
             kind = row_kind(row)
             ident = f'<span class="tk-id">{row.id}</span>' if show_ids else ""
-            title = escape(f"#{row.index} · id {row.id} · token {visible(row.token)} · original span {row.original}",
+            title = escape(f"#{row.index} · id {row.id} · token {visible(row.token)} · input span {row.original} (bytes, 1-based, half-open)",
                            quote=True)
             style, inner = "", _text_html(row.token)
             if what == "token":
@@ -148,7 +148,7 @@ def alignment_display(rows: list[dict]) -> list[dict]:
         {
             "A #": r["a_index"],
             "A token": visible(r["a_token"]),
-            "raw span": f"({r['a_span'][0]}, {r['a_span'][1]})",
+            "raw span (bytes, 1-based, half-open)": f"({r['a_span'][0]}, {r['a_span'][1]})",
             "B tokens": ("–" if r["b_first"] is None else str(r["b_first"]) if r["b_first"] == r["b_last"]
                          else f"{r['b_first']}–{r['b_last']}"),
             "B pieces": " · ".join(visible(t) for t in r["b_tokens"]),

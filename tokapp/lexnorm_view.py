@@ -165,8 +165,8 @@ def mapped_records(result: LexNormResult, tokens: list[MappedToken]) -> list[dic
     norm, noisy = result.text.encode("utf-8"), result.original.encode("utf-8")
     return [
         {"#": t.index, "id": t.id, "token": visible(t.token),
-         "normalized span": f"({t.normalized[0]}, {t.normalized[1]})", "covers": _bytes_slice(norm, t.normalized, visible),
-         "noisy span": f"({t.noisy[0]}, {t.noisy[1]})", "noisy text": _bytes_slice(noisy, t.noisy, visible)}
+         "normalized span (bytes, 1-based, half-open)": f"({t.normalized[0]}, {t.normalized[1]})", "covers": _bytes_slice(norm, t.normalized, visible),
+         "noisy span (bytes, 1-based, half-open)": f"({t.noisy[0]}, {t.noisy[1]})", "noisy text": _bytes_slice(noisy, t.noisy, visible)}
         for t in tokens
     ]
 
