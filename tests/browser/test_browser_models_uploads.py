@@ -14,6 +14,7 @@ import re
 
 import pytest
 from malformed.cases import valid_tokenizer_json
+from playwright.sync_api import expect
 
 from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
 
@@ -115,10 +116,18 @@ def test_ten_sessions_at_once_each_see_only_their_own_upload_and_text(browser, a
         # Ten sessions open on one server; each uploads its own file, then all are sent their texts at once.
         for n, page in enumerate(pages):
             _upload(page, f"session{n}.json", _tokenizer_json(f"word{n}"))
+            # The upload is chosen at once: wait until the picker says so before typing (a person does too).
+            expect(page.get_by_role("combobox", name="Tokenizer", exact=True)).to_have_value(
+                re.compile(rf"session{n}\.json"), timeout=120_000)
             area = page.get_by_role("textbox", name="Text", exact=True)
             area.fill(f"session {n} says hello")
             area.press("Control+Enter")
         for n, page in enumerate(pages):
+            wait_for_app(page)
+            # What the person sees once the page settles: the upload's rerun may still be running when
+            # the text's rerun starts, so wait (bounded) for the picker to show this session's file.
+            expect(page.get_by_role("combobox", name="Tokenizer", exact=True)).to_have_value(
+                re.compile(rf"session{n}\.json"), timeout=120_000)
             wait_for_app(page)
             listing = _chosen_tokenizer(page)
             text = page.get_by_role("textbox", name="Text", exact=True).input_value()
