@@ -1,5 +1,5 @@
-"""Pre-tokenizer-less BPE (Llama-style ``tokenizer.json``): the fast path cuts the line before each
-``"▁"`` that no merge can cross, caches the words, and gives exactly the reference path's results.
+"""Pre-tokenizer-less BPE (Llama-style ``tokenizer.json``): the fast path cuts the line at every place
+that no merge can span, caches the words, and gives exactly the reference path's results.
 
 The reference is the same file with ``Tokenizer.fast = False`` (the whole line through the model).
 """
@@ -14,7 +14,7 @@ from shared_data import require_shared
 
 import tokcore
 from tokcore.fast.plan import word_plan
-from tokcore.fast.words import _safe_cut_words
+from tokcore.fast.words import _merge_cut_words
 from tokcore.models.bpe import BPE
 
 LLAMA = ("reference", "hf", "trained", "llama_style_bpe.json")
@@ -34,11 +34,13 @@ def _same(fast, ref, text):
         b.ids, b.tokens, b.offsets, b.original_offsets, b.word_ids)
 
 
-def test_a_crossing_token_keeps_its_cut_closed():
-    words = _safe_cut_words("▁", ["s▁a"])
-    assert words("▁is▁a▁b")[0] == ["▁is▁a", "▁b"]
-    assert words("▁it▁a▁b")[0] == ["▁it", "▁a", "▁b"]
-    assert words("x▁y")[0] == ["x", "▁y"] and words("xy")[0] == ["xy"]
+def test_a_place_a_merge_can_span_stays_closed():
+    words = _merge_cut_words([("s", "▁a"), ("▁", "a")], set("▁isab"))
+    # "s|▁a" could merge (its left side ends the text before, its right side starts the text after).
+    assert words("▁is▁a▁b")[0] == ["▁", "i", "s▁a", "▁", "b"]
+    assert words("▁is▁b")[0] == ["▁", "i", "s", "▁", "b"]
+    assert words("xy")[0] == ["xy"]  # two unknown characters: fuse_unk would join them
+    assert words("x")[0] == ["x"] and words("")[0] == [""]
 
 
 def test_a_merge_across_the_separator_is_found_as_the_whole_line_would():

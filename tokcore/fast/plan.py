@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
-from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _safe_cut_words, _whole
+from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole
 
 WORD_CACHE_CAPACITY = 200_000  # distinct words kept per tokenizer; past this new words are not cached
 _MAX_CACHED_CHARS = 256  # long words rarely repeat
@@ -88,28 +88,25 @@ def word_plan(tokenizer) -> WordPlan | None:
     return plan
 
 
-#: The word separator of pre-tokenizer-less BPE files (Llama, Mistral: "▁" for a space).
-_SEPARATOR = "\u2581"
-
-
 def _cuts_for(model):
     """A word finder for a BPE model run on whole texts (no pre-tokenizer), or ``None``.
 
-    Llama-style files normalize spaces to ``"▁"`` and leave the whole line to the model; most of
-    their merges never cross a ``"▁"``, so the line can be cut there (``_safe_cut_words``) and
-    the words cached. Only plain BPE qualifies: affixes, ``ignore_merges`` or dropout would make
-    a word's tokens depend on where the text is cut; a crossing merge that holds a byte-fallback
-    or unknown token would not show in the text.
+    Llama-style files normalize spaces to ``"▁"`` and leave the whole line to the model, whose
+    merges cross ``"▁"`` freely; the line is cut wherever no merge can span the place
+    (``_merge_cut_words``) and the words cached. Only plain BPE qualifies: affixes,
+    ``ignore_merges`` or dropout would make a word's tokens depend on where the text is cut; a
+    merge that holds a byte-fallback or unknown token would not show in the text.
     """
     from ..models.bpe import BPE
 
     if (type(model) is not BPE or model.continuing_subword_prefix or model.end_of_word_suffix
-            or model.ignore_merges or model.dropout or _SEPARATOR not in model.vocab):
+            or model.ignore_merges or model.dropout):
         return None
-    crossing = [t for t in model.vocab if _SEPARATOR in t[1:]]
-    if any("<0x" in t or (model.unk_token and model.unk_token in t) for t in crossing):
+    merges = model.merges
+    hidden = [model.unk_token] if model.unk_token else []
+    if any(h in side for h in ["<0x", *hidden] for pair in merges for side in pair):
         return None
-    return _safe_cut_words(_SEPARATOR, crossing)
+    return _merge_cut_words(merges, {t for t in model.vocab if len(t) == 1})
 
 
 def _build_plan(pre, model) -> WordPlan | None:

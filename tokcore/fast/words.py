@@ -13,8 +13,8 @@ Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers witho
 from __future__ import annotations
 
 import re
-from itertools import accumulate
-from operator import add
+from itertools import accumulate, compress, islice, repeat
+from operator import add, is_not
 
 from ..text.onig_regex import regex_timed_out, user_regex_timeout
 
@@ -133,48 +133,48 @@ def _gpt2_cut(text: str, at: int) -> int:
     return m.start() if m else len(text)
 
 
-def _safe_cut_words(sep: str, crossing: list[str]):
+def _merge_cut_words(merges, known):
     """Words of a model that sees the whole text (no pre-tokenizer) but gives the same tokens word
-    by word: the text cut before each ``sep``, except where an occurrence of a ``crossing`` token
-    (one that holds ``sep`` past its first character) spans the cut.
+    by word: the text cut at every place that no merge ``(left, right)`` can ever span, i.e. where
+    the text does not end with ``left`` just before the place and go on with ``right`` after it.
 
-    A BPE token that spans a cut is a merge result, so it is in the vocabulary, holds ``sep`` past
-    its start and occurs in the text across that cut; where no such occurrence spans a cut, no
-    merge ever joins the two sides, and each side is merged alone exactly as within the whole.
-    ``_safe_cut_words("▁", ["s▁a"])("▁is▁a▁b")[0] == ["▁is▁a", "▁b"]``.
+    Each BPE symbol is a substring of the text (the caller checks that no merge holds a byte or
+    unknown token), so a merge across a place joins a symbol ending there with one starting
+    there: with no ``(left, right)`` pair around the place, no merge ever joins the two sides,
+    and each side is merged alone exactly as within the whole (the lowest rank of a side is the
+    lowest rank of the whole among that side's pairs). ``known``: the characters that are tokens;
+    a place between two unknown characters stays closed (``fuse_unk`` joins their run).
+    The adjacent character pair decides most places in one C pass; only pairs that end or start
+    a longer merge side are checked against those merges.
+    ``_merge_cut_words([("a", "b")], set("abc"))("abcab")[0] == ["ab", "cab"]``.
     """
-    import regex
-
-    # Longest first: at each start the one match reported covers every cut a shorter one would.
-    rx = regex.compile("|".join(map(regex.escape, sorted(set(crossing), key=len, reverse=True)))) if crossing else None
+    closed = object()
+    kind: dict = {}
+    for left, right in merges:
+        if len(left) == 1 and len(right) == 1:
+            kind[(left, right)] = closed
+    for left, right in merges:
+        key = (left[-1], right[0])
+        if kind.get(key) is not closed:
+            kind[key] = (*kind.get(key, ()), (left, right))
+    kind_of = kind.get
 
     def words(text):
-        chunks = text.split(sep)
-        if len(chunks) == 1:
+        n = len(text)
+        if n < 2:
             return [text], None
-        found = [sep + c for c in chunks[1:]]
-        if chunks[0]:
-            found.insert(0, chunks[0])
-        if rx is None:
-            return found, None
-        blocked = set()
-        find = text.find
-        for m in rx.finditer(text, overlapped=True):
-            s, e = m.span()
-            i = find(sep, s + 1, e)
-            while i != -1:
-                blocked.add(i)
-                i = find(sep, i + 1, e)
-        if not blocked:
-            return found, None
-        joined: list[str] = []
-        pos = 0
-        for w in found:
-            if pos in blocked:
-                joined[-1] += w
-            else:
-                joined.append(w)
-            pos += len(w)
-        return joined, None
+        kinds = list(map(kind_of, zip(text, islice(text, 1, None))))
+        cuts = [0]
+        for c in compress(range(1, n), map(is_not, kinds, repeat(closed))):
+            if text[c - 1] not in known and text[c] not in known:
+                continue
+            pairs = kinds[c - 1]
+            if pairs is not None and any(text.startswith(right, c) and text.endswith(left, 0, c) for left, right in pairs):
+                continue
+            cuts.append(c)
+        if len(cuts) == 1:
+            return [text], None
+        cuts.append(n)
+        return list(map(text.__getitem__, map(slice, cuts, islice(cuts, 1, None)))), None
 
     return words
