@@ -37,10 +37,10 @@ def _same(fast, ref, text):
 def test_a_place_a_merge_can_span_stays_closed():
     words = _merge_cut_words([("s", "▁a"), ("▁", "a")], set("▁isab"))
     # "s|▁a" could merge (its left side ends the text before, its right side starts the text after).
-    assert words("▁is▁a▁b")[0] == ["▁", "i", "s▁a", "▁", "b"]
-    assert words("▁is▁b")[0] == ["▁", "i", "s", "▁", "b"]
-    assert words("xy")[0] == ["xy"]  # two unknown characters: fuse_unk would join them
-    assert words("x")[0] == ["x"] and words("")[0] == [""]
+    assert words("▁is▁a▁b")[0] == ("▁", "i", "s▁a", "▁", "b")
+    assert words("▁is▁b")[0] == ("▁", "i", "s", "▁", "b")
+    assert words("xy")[0] == ("xy",)  # two unknown characters: fuse_unk would join them
+    assert words("xay")[0] == ("x", "a", "y") and words("x")[0] == ("x",) and words("")[0] == ("",)
 
 
 def test_a_merge_across_the_separator_is_found_as_the_whole_line_would():

@@ -78,10 +78,14 @@ class OriginalMapper:
         both ends on character boundaries, where ``map``'s rules reduce to two table lookups."""
         if self.identity:
             return [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
-        if None not in spans:
-            mapped = self._map_on_boundaries(spans)
-            if mapped is not None:
+        # Inserted special tokens (None) aside, the common case maps the rest in one pass.
+        present = spans if None not in spans else [s for s in spans if s is not None]
+        mapped = self._map_on_boundaries(present) if present else None
+        if mapped is not None:
+            if present is spans:
                 return mapped
+            rest = iter(mapped)
+            return [SENTINEL if s is None else next(rest) for s in spans]
         get, starts, ends, raw = self.byte_to_char.get, self.starts, self.ends, self.raw_table
         out = []
         for span in spans:

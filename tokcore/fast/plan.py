@@ -15,8 +15,11 @@ Left out: the word loops that use a plan (``tokcore.fast.encode``), the word fin
 from __future__ import annotations
 
 import re
+from itertools import accumulate, repeat
+from operator import sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
+from ..text.byte_level import text_to_chars
 from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole
 
 WORD_CACHE_CAPACITY = 200_000  # distinct words kept per tokenizer; past this new words are not cached
@@ -34,7 +37,7 @@ class WordPlan:
     it starts the tokenization text (Metaspace's ``prepend_scheme="first"``).
     """
 
-    __slots__ = ("cache", "cut", "first", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
+    __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
                  "replacement", "separators", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
@@ -54,6 +57,9 @@ class WordPlan:
         # separator, the entry of separator + chunk and its ids, keyed by the chunk alone.
         self.replacement = replacement
         self.separators = None if replacement is None else {" ": ({}, {}), replacement: ({}, {})}
+        # For plain BPE whose word is one piece (the word itself, or its byte characters):
+        # what _lean_entry needs to skip the general per-token mapping (see _lean_for).
+        self.lean = None
 
 
 def _deterministic(model) -> bool:
@@ -117,12 +123,13 @@ def _build_plan(pre, model) -> WordPlan | None:
     t = type(pre)
     if pre is None:
         cuts = _cuts_for(model)
-        return WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None)
+        return _lean(WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None), model, False)
     if t is pt.ByteLevel:
         plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
         words = _bytelevel_words() if pre.use_regex else _whole
-        return WordPlan(words, lambda p: plain([p]), tok, prefix=" " if pre.add_prefix_space else None,
+        plan = WordPlan(words, lambda p: plain([p]), tok, prefix=" " if pre.add_prefix_space else None,
                         needs_prefix=lambda text: not text.startswith(" "), cut=_gpt2_cut if pre.use_regex else None)
+        return _lean(plan, model, True)
     if t in (pt.BertPreTokenizer, pt.Whitespace, pt.WhitespaceSplit):
         # These drop whitespace and never join across it: a run of non-space characters is
         # pre-tokenized on its own exactly as inside the text.
@@ -150,8 +157,50 @@ def _build_plan(pre, model) -> WordPlan | None:
 
                 def view_of(text):
                     return ascii_view(text, classes)
-            return WordPlan(_isolated_words(split._rx, view_of), lambda p: bl.pre_tokenize([p]), tok)
+            return _lean(WordPlan(_isolated_words(split._rx, view_of), lambda p: bl.pre_tokenize([p]), tok), model, True)
     return None
+
+
+def _lean(plan: WordPlan, model, byte_chars: bool) -> WordPlan:
+    """``plan`` with ``lean`` set when ``model`` is plain BPE: no affixes, dropout or
+    ``ignore_merges``, so a word whose characters are all tokens merges from those characters
+    and each token's text is the text it covers. ``byte_chars``: the word's one piece is its
+    UTF-8 bytes as GPT-2 characters (one byte each), else the word itself."""
+    from ..models.bpe import BPE
+
+    if type(model) is not BPE or not model._plain or model.dropout or model.ignore_merges:
+        return plan
+    vocab = model.vocab
+    if byte_chars:
+        lengths = map(len, vocab)
+    else:
+        lengths = (len(t.encode("utf-8", "surrogatepass")) for t in vocab)
+    # Bytes of the covered text per token id: one byte per byte character.
+    nbytes = dict(zip(vocab.values(), lengths))
+    plan.lean = (model._vocab_get, model._merge, model._inverse.__getitem__, nbytes.__getitem__, byte_chars)
+    return plan
+
+
+def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
+    """``_entry``'s result for a plan with ``lean`` (``None``: a character is not a token, the
+    general path decides). The tokens' byte spans follow from their lengths in bytes; an inserted
+    prefix character has no bytes, so with it every boundary but the first moves back one."""
+    vget, merge, inverse, nbytes, byte_chars = plan.lean
+    prefixed = first and plan.prefix is not None
+    text = (plan.prefix + word) if prefixed else word
+    if byte_chars:
+        text = text_to_chars(text)
+    ids = list(map(vget, text))
+    if None in ids or not ids:
+        return None
+    merge(ids, None)
+    stops = list(accumulate(map(nbytes, ids)))
+    if prefixed:
+        stops = list(map(sub, stops, repeat(1)))
+    starts = [0, *stops[:-1]]
+    n = len(ids)
+    return (tuple(ids), tuple(map(inverse, ids)), tuple(zip(starts, stops)), (0,) * n, 1, n, stops[-1],
+            tuple(starts), tuple(stops))
 
 
 # -- the word loop ---------------------------------------------------------------------------------
@@ -164,6 +213,12 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     hit = cache.get(word)
     if hit is not None:
         return hit
+    if plan.lean is not None:
+        out = _lean_entry(plan, word, first)
+        if out is not None:
+            if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
+                cache[word] = out
+            return out
     piece = piece_from_text(word, origin)
     if first and plan.prefix is not None:
         piece = Piece(plan.prefix + piece.text, [origin, *piece.bounds])

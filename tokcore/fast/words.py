@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate, compress, islice, repeat
-from operator import add, is_not
+from operator import add, is_, is_not
 
 from ..text.onig_regex import regex_timed_out, user_regex_timeout
 
@@ -146,7 +146,7 @@ def _merge_cut_words(merges, known):
     a place between two unknown characters stays closed (``fuse_unk`` joins their run).
     The adjacent character pair decides most places in one C pass; only pairs that end or start
     a longer merge side are checked against those merges.
-    ``_merge_cut_words([("a", "b")], set("abc"))("abcab")[0] == ["ab", "cab"]``.
+    ``_merge_cut_words([("a", "b")], set("abc"))("abcab")[0] == ("ab", "c", "ab")``.
     """
     closed = object()
     kind: dict = {}
@@ -158,23 +158,49 @@ def _merge_cut_words(merges, known):
         if kind.get(key) is not closed:
             kind[key] = (*kind.get(key, ()), (left, right))
     kind_of = kind.get
+    superset = frozenset(known).issuperset
+    # Lines seen before (HF caches a pre-tokenizer-less line whole as its one word; this keeps
+    # the cut instead): a warm line skips the pass below.
+    seen: dict = {}
 
     def words(text):
+        got = seen.get(text)
+        if got is not None:
+            return got, None
         n = len(text)
         if n < 2:
-            return [text], None
+            return (text,), None
         kinds = list(map(kind_of, zip(text, islice(text, 1, None))))
-        cuts = [0]
-        for c in compress(range(1, n), map(is_not, kinds, repeat(closed))):
-            if text[c - 1] not in known and text[c] not in known:
-                continue
-            pairs = kinds[c - 1]
-            if pairs is not None and any(text.startswith(right, c) and text.endswith(left, 0, c) for left, right in pairs):
-                continue
-            cuts.append(c)
-        if len(cuts) == 1:
-            return [text], None
-        cuts.append(n)
-        return list(map(text.__getitem__, map(slice, cuts, islice(cuts, 1, None)))), None
+        if superset(text):
+            # Every character is a token: a pair no merge ends and starts cuts, a pair of a
+            # longer merge side cuts unless that merge fits around the place.
+            cuts = list(compress(range(1, n), map(is_, kinds, repeat(None))))
+            maybe = list(compress(range(1, n), map(is_, map(type, kinds), repeat(tuple))))
+            if maybe:
+                for c in maybe:
+                    for left, right in kinds[c - 1]:
+                        if text.startswith(right, c) and text.endswith(left, 0, c):
+                            break
+                    else:
+                        cuts.append(c)
+                cuts.sort()
+        else:
+            cuts = []
+            for c in compress(range(1, n), map(is_not, kinds, repeat(closed))):
+                if text[c - 1] not in known and text[c] not in known:
+                    continue
+                pairs = kinds[c - 1]
+                if pairs is not None and any(text.startswith(right, c) and text.endswith(left, 0, c)
+                                             for left, right in pairs):
+                    continue
+                cuts.append(c)
+        found = tuple(map(text.__getitem__, map(slice, [0, *cuts], [*cuts, n]))) if cuts else (text,)
+        if n <= _SEEN_CHARS and len(seen) < _SEEN_LINES:
+            seen[text] = found
+        return found, None
 
     return words
+
+
+_SEEN_LINES = 10_000  # lines whose words _merge_cut_words keeps, as HF keeps 10,000 words
+_SEEN_CHARS = 256  # longer lines rarely repeat

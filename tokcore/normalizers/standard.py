@@ -207,7 +207,11 @@ class Prepend(Normalizer):
         text = ns.normalized
         if not text or not self.prepend:
             return ns
-        return ns.rebuild([(self.prepend, 0, 0), (text, 0, len(text))])
+        # What rebuild makes of (prepend, 0, 0) + (text, 0, n): the prefix at the first
+        # character's original position, then the alignment as it was.
+        starts, ends = ns._bounds()
+        head = [starts[0]] * len(self.prepend)
+        return NormalizedString(ns.original, self.prepend + text, head + starts, head + ends)
 
     def to_dict(self) -> dict:
         return {"type": "Prepend", "prepend": self.prepend}
@@ -246,6 +250,14 @@ class Replace(Normalizer):
         text = ns.normalized
         if not text:
             return ns
+        old, new = self.pattern.get("String"), self.content
+        if old is not None and len(old) == 1 and len(new) == 1:
+            # One character for one (Llama's " " -> "▁"): every character keeps its own alignment
+            # (rebuild's rule for same-length pieces), so str.replace gives the same string.
+            if old not in text:
+                return ns
+            starts, ends = ns._bounds()
+            return NormalizedString(ns.original, text.replace(old, new), list(starts), list(ends))
         pieces, pos = [], 0
         for s, e in find_matches(self._rx, text):
             if s > pos:
