@@ -112,7 +112,10 @@ def _cuts_for(model):
     hidden = [model.unk_token] if model.unk_token else []
     if any(h in side for h in ["<0x", *hidden] for pair in merges for side in pair):
         return None
-    return _merge_cut_words(merges, {t for t in model.vocab if len(t) == 1})
+    # An unknown character becomes byte tokens or the unknown token (never merged), else it is dropped.
+    bytes_ok = model.byte_fallback and None not in model._byte_ids
+    drops = not bytes_ok and not (model.unk_token and model.unk_token in model.vocab)
+    return _merge_cut_words(merges, {t for t in model.vocab if len(t) == 1}, drops)
 
 
 def _build_plan(pre, model) -> WordPlan | None:

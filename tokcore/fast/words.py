@@ -133,7 +133,7 @@ def _gpt2_cut(text: str, at: int) -> int:
     return m.start() if m else len(text)
 
 
-def _merge_cut_words(merges, known):
+def _merge_cut_words(merges, known, drops: bool = False):
     """Words of a model that sees the whole text (no pre-tokenizer) but gives the same tokens word
     by word: the text cut at every place that no merge ``(left, right)`` can ever span, i.e. where
     the text does not end with ``left`` just before the place and go on with ``right`` after it.
@@ -143,7 +143,9 @@ def _merge_cut_words(merges, known):
     there: with no ``(left, right)`` pair around the place, no merge ever joins the two sides,
     and each side is merged alone exactly as within the whole (the lowest rank of a side is the
     lowest rank of the whole among that side's pairs). ``known``: the characters that are tokens;
-    a place between two unknown characters stays closed (``fuse_unk`` joins their run).
+    a place between two unknown characters stays closed (``fuse_unk`` joins their run). ``drops``:
+    the model drops an unknown character (no unknown token, no byte for it), which makes its
+    neighbours adjacent symbols: a text with one is not cut.
     The adjacent character pair decides most places in one C pass; only pairs that end or start
     a longer merge side are checked against those merges.
     ``_merge_cut_words([("a", "b")], set("abc"))("abcab")[0] == ("ab", "c", "ab")``.
@@ -184,6 +186,8 @@ def _merge_cut_words(merges, known):
                     else:
                         cuts.append(c)
                 cuts.sort()
+        elif drops:
+            cuts = []
         else:
             cuts = []
             for c in compress(range(1, n), map(is_not, kinds, repeat(closed))):
