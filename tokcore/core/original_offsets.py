@@ -10,8 +10,8 @@ Left out: building the alignment (``tokcore.normalized``) and the contract helpe
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import add, itemgetter, le, sub
+from itertools import compress, count, repeat
+from operator import add, is_, itemgetter, le, sub
 
 from .normalized import NormalizedString
 from .offsets import SENTINEL, char_to_byte_table
@@ -84,8 +84,9 @@ class OriginalMapper:
         if mapped is not None:
             if present is spans:
                 return mapped
-            rest = iter(mapped)
-            return [SENTINEL if s is None else next(rest) for s in spans]
+            for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
+                mapped.insert(i, SENTINEL)
+            return mapped
         get, starts, ends, raw = self.byte_to_char.get, self.starts, self.ends, self.raw_table
         out = []
         for span in spans:

@@ -15,7 +15,7 @@ with dropout or a pre-tokenizer not listed in ``word_plan`` (those take the slow
 
 from __future__ import annotations
 
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, islice, repeat
 from operator import add, itemgetter
 
 from ..core.offsets import char_to_byte_table
@@ -184,12 +184,17 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     ents, found_words, starts, prefixed = found
     if not ents:
         return word
+    # Words that cover the segment, each with tokens that cover the word (``_LENS``): the spans
+    # are the running sum of the tokens' byte lengths, found without a base per word.
+    lens = list(map(_LENS, ents)) if need_spans and starts is None and table is None else None
+    if lens is not None and None in lens:
+        lens = None
     if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
         starts = list(accumulate(map(len, found_words), initial=0))
         starts.pop()
     if prefixed and starts is not None:
         starts = [0, *[x - 1 for x in starts[1:]]]
-    if need_spans:
+    if need_spans and lens is None:
         # Byte where each word starts.
         if starts is None:
             if len(ents) == 1:
@@ -207,7 +212,10 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     counts = list(map(_N, ents))
     ids.extend(chain.from_iterable(map(_IDS, ents)))
     values.extend(chain.from_iterable(map(_TOKS, ents)))
-    if need_spans:
+    if lens is not None:
+        ends = list(accumulate(chain.from_iterable(lens), initial=byte_start))
+        spans.extend(zip(ends, islice(ends, 1, None)))
+    elif need_spans:
         # base + relative start, base + relative stop, pairwise: all in C (no per-token bytecode).
         token_bases = list(chain.from_iterable(map(repeat, bases, counts)))
         spans.extend(zip(map(add, token_bases, chain.from_iterable(map(_STARTS, ents))),
@@ -228,4 +236,4 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     return word + n_words
 
 
-_IDS, _TOKS, _REL, _WOFS, _K, _N, _NBYTES, _STARTS, _STOPS = (itemgetter(i) for i in range(9))
+_IDS, _TOKS, _LENS, _WOFS, _K, _N, _NBYTES, _STARTS, _STOPS = (itemgetter(i) for i in range(9))

@@ -15,10 +15,11 @@ Left out: the word loops that use a plan (``tokcore.fast.encode``), the word fin
 from __future__ import annotations
 
 import re
-from itertools import accumulate, repeat
+from itertools import accumulate
 from operator import sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
+from ..text.byte_level import _TO_CHARS as _BYTE_CHARS
 from ..text.byte_level import text_to_chars
 from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole
 
@@ -192,26 +193,36 @@ def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
     prefixed = first and plan.prefix is not None
     text = (plan.prefix + word) if prefixed else word
     if byte_chars:
-        text = text_to_chars(text)
+        text = text.translate(_BYTE_CHARS) if text.isascii() else text_to_chars(text)
     ids = list(map(vget, text))
     if None in ids or not ids:
         return None
-    merge(ids, None)
-    stops = list(accumulate(map(nbytes, ids)))
-    if prefixed:
-        stops = list(map(sub, stops, repeat(1)))
-    starts = [0, *stops[:-1]]
+    if len(ids) > 1:
+        merge(ids, None)
     n = len(ids)
-    return (tuple(ids), tuple(map(inverse, ids)), tuple(zip(starts, stops)), (0,) * n, 1, n, stops[-1],
-            tuple(starts), tuple(stops))
+    if n == 1:
+        stop = nbytes(ids[0]) - prefixed
+        return ((ids[0],), (inverse(ids[0]),), (stop,), _ZEROS[1], 1, 1, stop, (0,), (stop,))
+    lens = tuple(map(nbytes, ids))
+    if prefixed:
+        lens = (lens[0] - 1, *lens[1:])
+    stops = tuple(accumulate(lens))
+    return (tuple(ids), tuple(map(inverse, ids)), lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1, n,
+            stops[-1], (0, *stops[:-1]), stops)
+
+
+_SHARED_ZEROS = 64
+_ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
 
 
 # -- the word loop ---------------------------------------------------------------------------------
 
 
 def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
-    """(ids, tokens, spans relative to the word's first byte, word offset per token, pieces, tokens,
-    UTF-8 length of the word, the spans' starts, their stops) of one word; the prefix a pre-tokenizer inserts has no bytes."""
+    """(ids, tokens, the tokens' byte lengths when their spans cover the word end to end (else
+    ``None``), word offset per token, pieces, tokens, UTF-8 length of the word, the spans' starts,
+    their stops relative to the word's first byte) of one word; the prefix a pre-tokenizer inserts
+    has no bytes."""
     cache = plan.first if first else plan.cache
     hit = cache.get(word)
     if hit is not None:
@@ -243,8 +254,11 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
             wofs.append(k)
         k += 1
     nbytes = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
-    out = (tuple(ids), tuple(toks), tuple(rel), tuple(wofs), k, len(ids), nbytes,
-           tuple(r[0] for r in rel), tuple(r[1] for r in rel))
+    starts, stops = tuple(r[0] for r in rel), tuple(r[1] for r in rel)
+    # Spans end to end from 0 to the word's length (a dropped or rewritten character breaks it).
+    covers = starts[1:] == stops[:-1] and (starts[:1] == (0,) and stops[-1] == nbytes if rel else nbytes == 0)
+    lens = tuple(map(sub, stops, starts)) if covers else None
+    out = (tuple(ids), tuple(toks), lens, tuple(wofs), k, len(ids), nbytes, starts, stops)
     if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
         cache[word] = out
     return out

@@ -285,7 +285,14 @@ class BPE(VocabModel):
     def _merge(self, ids: list[int], pos: list[int] | None) -> None:
         """Merge in place (``pos`` follows if given): lowest rank first, leftmost among equals (what HF's heap pops)."""
         n = len(ids)
-        if n < 2:
+        if n < 3:
+            if n == 2:  # one pair: merged or not (a common short word, no loop to set up)
+                v = self._merge_map.get((ids[0], ids[1]))
+                if v is not None:
+                    ids[0] = v & _ID_MASK
+                    del ids[1]
+                    if pos is not None:
+                        del pos[1]
             return
         if n > LONG_WORD:
             # The scan below costs O(n) per merge; on long words the queue's O(log n) wins.
