@@ -198,3 +198,41 @@ def test_map_all_around_inserted_specials_equals_per_span_mapping():
     mapper = OriginalMapper(ns)
     spans = [None, (0, 3), (3, 5), (5, 8), (8, 9), (9, 11), None, (11, 14), (14, 15), None]
     assert mapper.map_all(spans) == [SENTINEL if s is None else mapper.map(s) for s in spans]
+
+
+def _trim_reference(tokens, spans, add_prefix_space):
+    """HF's process_offsets, token by token (the loop trim_offsets had before its batch step)."""
+    from tokcore.processors.merge import _runs_of
+
+    out = list(spans)
+    for i, (tok, span) in enumerate(zip(tokens, spans)):
+        r = _runs_of(tok)
+        if not r or span is None:
+            continue
+        (lead, trail), (start, stop) = r, span
+        if lead is not None:
+            count, size = lead
+            if (i == 0 or start == 0) and add_prefix_space and count == 1:
+                size = 0
+            start = start + size if start + size < stop else stop
+        if trail is not None and stop >= trail[1]:
+            stop = stop - trail[1] if stop - trail[1] > start else start
+        out[i] = (start, stop)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(items=st.lists(st.tuples(st.sampled_from(["\u0120a", "\u0120", "a", "\u0120\u0120b", "b\u0120", "\u0120ab",
+                                                 "\u00a0x", "<s>"]),
+                                st.one_of(st.none(), st.tuples(st.integers(0, 5), st.integers(0, 6)))),
+                      max_size=12),
+       add_prefix_space=st.booleans())
+def test_trim_offsets_equals_the_token_by_token_rule(items, add_prefix_space):
+    from tokcore.core.encoding import Encoding
+    from tokcore.processors.merge import trim_offsets
+
+    tokens = [t for t, _ in items]
+    spans = [None if s is None else (s[0], s[0] + s[1]) for _, s in items]
+    enc = Encoding(ids=list(range(len(tokens))), tokens=tokens, spans=list(spans))
+    trim_offsets(enc, add_prefix_space)
+    assert enc.spans == _trim_reference(tokens, spans, add_prefix_space)
