@@ -189,12 +189,12 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     lens = list(map(_LENS, ents)) if need_spans and starts is None and table is None else None
     if lens is not None and None in lens:
         lens = None
-    if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
-        starts = list(accumulate(map(len, found_words), initial=0))
-        starts.pop()
-    if prefixed and starts is not None:
-        starts = [0, *[x - 1 for x in starts[1:]]]
     if need_spans and lens is None:
+        if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
+            starts = list(accumulate(map(len, found_words), initial=0))
+            starts.pop()
+        if prefixed and starts is not None:
+            starts = [0, *[x - 1 for x in starts[1:]]]
         # Byte where each word starts.
         if starts is None:
             if len(ents) == 1:
