@@ -51,7 +51,7 @@ class OriginalMapper:
             self.view_table = char_to_byte_table(view)
             self.raw_table = range(len(raw) + 1) if raw.isascii() else char_to_byte_table(raw)
             # An ASCII view's bytes are its characters: no table to build (a document's worth).
-            self.byte_to_char = _ASCII_BYTES if view.isascii() else {b: i for i, b in enumerate(self.view_table)}
+            self.byte_to_char = _ASCII_BYTES if view.isascii() else dict(zip(self.view_table, count()))
 
     def _char_floor(self, b: int) -> tuple[int, int]:
         """(character index containing byte ``b``, bytes into that character)."""

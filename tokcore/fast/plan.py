@@ -172,7 +172,8 @@ def _lean(plan: WordPlan, model, byte_chars: bool) -> WordPlan:
     UTF-8 bytes as GPT-2 characters (one byte each), else the word itself."""
     from ..models.bpe import BPE
 
-    if type(model) is not BPE or not model._plain or model.dropout or model.ignore_merges:
+    if (type(model) is not BPE or model.continuing_subword_prefix is not None or model.end_of_word_suffix is not None
+            or not model._plain or model.dropout or model.ignore_merges):
         return plan
     vocab = model.vocab
     if byte_chars:
