@@ -19,8 +19,7 @@ Left out: the processors themselves (``tokcore.post_processors``), truncation an
 
 from __future__ import annotations
 
-from itertools import compress, repeat
-from operator import add, and_, is_, is_not, itemgetter
+from itertools import compress
 from typing import Iterable, Optional
 
 from ..core.encoding import Encoding
@@ -224,18 +223,7 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
         for i, r in enumerate(runs):
             if r is None:
                 runs[i] = _runs_of(tokens[i])
-    # The byte-level common case ("Ġword" inside the text: one space byte off the start) for all
-    # such tokens at once, when none is first, at byte 0 or without a span; the loop does the rest.
-    todo = runs
-    ones = list(compress(range(len(runs)), map(is_, runs, repeat(_LEAD_ONE))))
-    if ones and ones[0]:
-        got = list(map(spans.__getitem__, ones))
-        if None not in got:
-            starts, stops = list(map(_FIRST, got)), list(map(_SECOND, got))
-            if 0 not in starts:
-                list(map(spans.__setitem__, ones, zip(map(min, map(add, starts, repeat(1)), stops), stops)))
-                todo = map(and_, map(bool, runs), map(is_not, runs, repeat(_LEAD_ONE)))
-    for i in compress(range(len(runs)), todo):
+    for i in compress(range(len(runs)), runs):
         span = spans[i]
         if span is None:
             continue
@@ -256,7 +244,6 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
         spans[i] = (start, stop)
 
 
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _LEAD_ONE = ((1, 1), None)  # runs of a token with one leading one-byte space and no trailing one
 _RUNS: dict[str, object] = {}  # token -> (lead, trail) runs, or False when it has neither
 
