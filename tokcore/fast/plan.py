@@ -6,7 +6,9 @@ first byte and reused wherever the word appears again. That holds, by constructi
 pre-tokenizers listed in ``word_plan`` on a model whose ``tokenize`` is a pure function of its
 input (no dropout). A plan holds the word finder, the word caches (``_entry`` fills them) and,
 for Metaspace, mirrors of the cache keyed by the text between separators
-(``tokcore.fast.encode.spaced_entries``).
+(``tokcore.fast.encode.spaced_entries``). For plain BPE whose word is one piece, ``_lean_entry``
+merges the word's characters with the model's own loop and takes each token's span from its
+length in bytes (the model's ``tokenize`` and the general mapping stay the reference).
 
 Left out: the word loops that use a plan (``tokcore.fast.encode``), the word finders
 (``tokcore.fast.words``), and pre-tokenizers not listed in ``word_plan`` (the slow path).

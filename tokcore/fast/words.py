@@ -3,9 +3,10 @@
 Each finder returns ``(words, starts)``: the words a pre-tokenizer's split gives (as substrings)
 and their 0-based character starts, ``starts`` ``None`` when the words cover the text from 0;
 ``None`` altogether when the finder cannot be sure (the slow path then runs). Also here:
-GPT-2's pattern for ASCII text in the standard library's ``re`` and the places where a long text
-can be cut between GPT-2 words (``tokcore.fast_encode.document_entries``).
-``tests/engine/test_fast_paths.py`` and ``tests/engine/test_fast_lane.py`` pin each to its reference.
+GPT-2's pattern for ASCII text in the standard library's ``re``, the places where a long text
+can be cut between GPT-2 words (``tokcore.fast_encode.document_entries``), and the places no merge
+can span in a text BPE sees whole (``_merge_cut_words``). ``tests/engine/test_fast_paths.py``,
+``tests/engine/test_fast_lane.py`` and ``tests/engine/test_bpe_lean.py`` pin each to its reference.
 
 Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers without a finder.
 """
