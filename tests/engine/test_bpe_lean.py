@@ -236,3 +236,26 @@ def test_trim_offsets_equals_the_token_by_token_rule(items, add_prefix_space):
     enc = Encoding(ids=list(range(len(tokens))), tokens=tokens, spans=list(spans))
     trim_offsets(enc, add_prefix_space)
     assert enc.spans == _trim_reference(tokens, spans, add_prefix_space)
+
+
+def _split_bytelevel_pair():
+    """GPT-2's model behind Llama 3's pre-tokenizer shape: Split (Isolated) then ByteLevel without regex."""
+    from tokcore.pre_tokenizers.split import Split
+    from tokcore.pre_tokenizers.standard import ByteLevel
+    from tokcore.pre_tokenizers.standard import Sequence as PreSeq
+
+    tok = copy.deepcopy(_loaded(("reference", "hf", "gpt2", "tokenizer.json")))
+    tok.pre_tokenizer = PreSeq([Split(r"\p{L}+| ?\p{N}{1,3}|\s+|[^\s\p{L}\p{N}]+", "Isolated", regex=True),
+                                ByteLevel(add_prefix_space=False, use_regex=False)])
+    return _pair(tok)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(alphabet=_SCRIPTS + "x1 2€", max_size=40))
+def test_split_then_bytelevel_lean_entries_equal_the_reference(text):
+    require_shared("reference", "hf", "gpt2", "tokenizer.json")
+    if "split" not in _TOKS:
+        _TOKS["split"] = _split_bytelevel_pair()
+    fast, ref = _TOKS["split"]
+    assert word_plan(fast).lean is not None
+    _same(fast, ref, text)
