@@ -26,7 +26,7 @@ import re
 import struct
 
 from ..core.components import register
-from .unigram import Unigram, backtrack
+from .unigram import UNK_PENALTY, Unigram, backtrack
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
@@ -44,6 +44,14 @@ def f32(x: float) -> float:
         return float("inf") if x > 0 else float("-inf")
 
 
+def f32_all(values: list[float]) -> list[float]:
+    """``[f32(x) for x in values]``, packed in one go. ``f32_all([0.1, 1e39]) == [f32(0.1), float("inf")]``."""
+    try:
+        return list(struct.unpack(f"<{len(values)}f", struct.pack(f"<{len(values)}f", *values)))
+    except OverflowError:
+        return [f32(x) for x in values]
+
+
 # The sentence cut before each "▁" (a piece never holds "▁" past its start when split_at_space).
 _WORDS = re.compile(f"{SPACE_SYMBOL}[^{SPACE_SYMBOL}]*|[^{SPACE_SYMBOL}]+")
 
@@ -59,20 +67,42 @@ class SentencePieceUnigram(Unigram):
     def __init__(self, vocab, *, unk_id=None, byte_fallback=False, matchable=None, user_defined=(),
                  split_at_space=False):
         super().__init__(vocab, unk_id=unk_id, byte_fallback=byte_fallback)
+        self._init_sentencepiece(matchable, user_defined, split_at_space)
+
+    @classmethod
+    def from_columns(cls, texts: list[str], scores: list[float], *, unk_id: int | None, byte_fallback: bool = False,
+                     matchable=None, user_defined=(), split_at_space: bool = False) -> "SentencePieceUnigram":
+        """The model a ``.model`` file's pieces make, without ``Unigram``'s per-entry checks: the
+        loader's columns are strings and floats by construction and ``unk_id`` one of their ids.
+        Same object as ``cls(list(zip(texts, scores)), ...)`` (``tests/engine/test_sentencepiece_load.py``)."""
+        model = cls.__new__(cls)
+        Unigram.__init__(model, (), byte_fallback=byte_fallback)
+        model.vocab = list(zip(texts, scores))
+        model.unk_id = unk_id
+        model.unk_token = texts[unk_id] if unk_id is not None else None
+        model._ids = dict(zip(texts, range(len(texts))))  # a repeated piece maps to its last id, as HF
+        model.min_score = min([s for s in scores if s == s], default=0.0)  # NaN scores left out
+        model.unk_score = model.min_score - UNK_PENALTY
+        model._unk_marker = unk_id if unk_id is not None else -1
+        model._init_sentencepiece(matchable, user_defined, split_at_space)
+        return model
+
+    def _init_sentencepiece(self, matchable, user_defined, split_at_space) -> None:
         n = len(self.vocab)
         self.matchable = sorted(set(range(n) if matchable is None else matchable))
         self.user_defined = sorted(set(user_defined))
         self.split_at_space = bool(split_at_space)
         ud = self._ud = frozenset(self.user_defined)
-        normal = [f32(self.vocab[i][1]) for i in self.matchable if i not in ud]
+        scores = f32_all([self.vocab[i][1] for i in self.matchable])
+        normal = [s for i, s in zip(self.matchable, scores) if i not in ud] if ud else scores
         min_score = min(normal, default=self.min_score)
         max_score = max([_FLT_MIN, *normal])
         self.unk_score = f32(min_score - 10.0)
         # Score per id as sentencepiece adds it: float32, or a double for user-defined pieces.
-        self._sp_scores = {i: f32(self.vocab[i][1]) for i in self.matchable}
+        self._sp_scores = dict(zip(self.matchable, scores))
         for i in ud:
             self._sp_scores[i] = f32(len(self.vocab[i][0].encode("utf-8")) * max_score) - 0.1
-        self._magnitude = max((abs(s) for s in self._sp_scores.values()), default=0.0) + abs(self.unk_score)
+        self._magnitude = max(map(abs, self._sp_scores.values()), default=0.0) + abs(self.unk_score)
         self._words: dict[str, tuple] = {}
 
     def _prefix_map(self) -> dict[str, int]:
