@@ -172,3 +172,32 @@ def test_longest_rule_is_the_last_prefix_rule(text, i):
         i = len(text)
     hits = pre.prefix_rules(text[i : i + 16], cache=False)
     assert pre.longest_rule(text, i) == (hits[-1] if hits else None)
+
+
+# -- the Unigram word loop against sentencepiece's whole-sentence float32 Viterbi -------------------
+
+def _close_scores_model(byte_fallback: bool) -> SentencePieceUnigram:
+    """Pieces whose scores tie or nearly tie, an unknown-prone alphabet and (optionally) byte pieces."""
+    pieces = [("<unk>", 0.0), ("\u2581", -2.0), ("a", -3.0), ("b", -3.0), ("ab", -6.0), ("ba", -5.999999),
+              ("\u2581a", -4.0), ("\u2581ab", -7.0), ("aa", -6.0), ("aaa", -9.0000001), ("\u2581b", -4.5),
+              ("c", -1e-3), ("cc", -2e-3), ("<u>", 0.0)]
+    if byte_fallback:
+        pieces += [(f"<0x{b:02X}>", 0.0) for b in range(256)]
+    matchable = [i for i, (p, _) in enumerate(pieces) if i and not p.startswith("<0x")]
+    return SentencePieceUnigram(pieces, unk_id=0, byte_fallback=byte_fallback, matchable=matchable,
+                                user_defined=[len(pieces) - 257 if byte_fallback else len(pieces) - 1],
+                                split_at_space=True)
+
+
+_WORDY = st.lists(st.sampled_from(["\u2581", "a", "b", "c", "é", "<u>", "aa", "\u2581ab", "漢"]), max_size=40).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_WORDY, byte_fallback=st.booleans(), repeat=st.integers(1, 40))
+def test_unigram_words_equal_the_whole_sentence_viterbi(text, byte_fallback, repeat):
+    model = _close_scores_model(byte_fallback)
+    # Repeating the text moves the running score, so cached words meet other magnitudes.
+    for t in (text, text * repeat, "\u2581" + text):
+        want = model._emit(t, model._word_f32(t, 0.0)[0])
+        assert model.tokenize(t) == want
+        assert model._viterbi_segments(t) == model._word_f32(t, 0.0)[0]

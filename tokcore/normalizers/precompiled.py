@@ -136,6 +136,14 @@ def _ascii_source_rules(units, strings: bytes) -> dict[str, str]:
     return found
 
 
+_LAST_CHANGES: tuple = ((None, None, None), None, None)  # (normalizer key, text, rule matches)
+
+
+def _remember(key: tuple, text: str, changes: list) -> None:
+    global _LAST_CHANGES
+    _LAST_CHANGES = (key, text, tuple(changes))  # one tuple: a reader sees all of it or none
+
+
 @register("normalizer")
 class Precompiled(Normalizer):
     """Sentencepiece's compiled normalization rules (``nmt_nfkc`` and friends).
@@ -342,7 +350,16 @@ class Precompiled(Normalizer):
         tables = self._tables()
         if not tables.units or (text.isascii() and not tables.ascii_sources):
             return None
-        changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
+        # The fast lane asks for a text's view at encode time and (from a copy of this normalizer,
+        # which shares the blob) for its alignment when the result is read: the last text's rule
+        # matches are kept once, module-wide, keyed by the blob itself.
+        key = (self.precompiled_charsmap, self.sentencepiece_semantics, self.protected)
+        last = _LAST_CHANGES
+        if last[1] == text and last[0][0] is key[0] and last[0][1:] == key[1:]:
+            changes = last[2]
+        else:
+            changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
+            _remember(key, text, changes)
         pieces, pos = [], 0
         for new, s, e in changes:
             if s > pos:
