@@ -21,14 +21,47 @@ CACHE_CAPACITY = 100_000  # pieces
 MAX_CACHED_LENGTH = 256  # characters; as the BPE model, longer pieces are not cached
 
 
+_NO_RANK = float("inf")
+SCAN_MAX = 48  # symbols; a word up to this long merges by rescanning its pairs, a longer one by a heap
+
+
 def rank_merge(symbols: list[str], rank_of) -> list[str]:
     """Merge adjacent symbols by lowest rank of their concatenation, leftmost first, until none is ranked.
 
-    ``rank_merge(list("abc"), {"ab": 0, "abc": 1}.get) == ["abc"]``.
+    ``rank_merge(list("abc"), {"ab": 0, "abc": 1}.get) == ["abc"]``. Short words rescan their
+    pairs' ranks (``min`` and ``index`` run in C; tiktoken does the same), long ones keep a heap.
     """
     n = len(symbols)
     if n < 2:
         return list(symbols)
+    if n <= SCAN_MAX:
+        return _scan_merge(list(symbols), rank_of)
+    return _heap_merge(symbols, rank_of)
+
+
+def _scan_merge(parts: list[str], rank_of) -> list[str]:
+    """``rank_merge`` by rescanning: the lowest rank, its leftmost pair, merged; the two pairs
+    around it ranked again. ``_scan_merge(list("aab"), {"aa": 1, "ab": 0}.get) == ["a", "ab"]``."""
+    ranks = [_NO_RANK if r is None else r for r in map(rank_of, map(str.__add__, parts, parts[1:]))]
+    while ranks:
+        low = min(ranks)
+        if low == _NO_RANK:
+            break
+        i = ranks.index(low)
+        parts[i] += parts.pop(i + 1)
+        del ranks[i]
+        if i:
+            r = rank_of(parts[i - 1] + parts[i])
+            ranks[i - 1] = _NO_RANK if r is None else r
+        if i < len(ranks):
+            r = rank_of(parts[i] + parts[i + 1])
+            ranks[i] = _NO_RANK if r is None else r
+    return parts
+
+
+def _heap_merge(symbols: list[str], rank_of) -> list[str]:
+    """``rank_merge`` with a heap of candidate pairs (stale ones skipped): a long word's way."""
+    n = len(symbols)
     # Symbols are identified by their start index; nxt/prv form a linked list.
     sym = list(symbols)
     nxt = list(range(1, n + 1))
@@ -114,10 +147,20 @@ class RankBPE(VocabModel):
         vocab = self.vocab
         if (self.ignore_merges and text in vocab) or text in self._atoms:
             return [(vocab[text], text, 0, len(text))]
-        out: list = []
+        parts = rank_merge(list(text), self._rank.get)
+        ids = list(map(vocab.get, parts))
+        if None not in ids:  # every symbol a token (always so without unknown characters)
+            out = []
+            pos = 0
+            for id_, s in zip(ids, parts):
+                stop = pos + len(s)
+                out.append((id_, s, pos, stop))
+                pos = stop
+            return out
+        out = []
         pos = 0
         unk_run = False
-        for s in rank_merge(list(text), self._rank.get):
+        for s in parts:
             n = len(s)
             id_ = vocab.get(s)
             if id_ is not None:

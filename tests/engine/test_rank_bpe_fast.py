@@ -1,0 +1,46 @@
+"""``RankBPE``'s short-word merge (rescanning the pairs) against the heap merge, and its word loop.
+
+Both implement "merge the lowest-ranked adjacent pair, leftmost first, until none is ranked";
+these tests compare them on random rank tables dense with ties and with merges that rank below
+the merge that made them possible.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokcore.models import rank_bpe
+from tokcore.models.rank_bpe import RankBPE, _heap_merge, _scan_merge
+
+_ALPHABET = "abcé▁"
+_TOKENS = st.text(alphabet=_ALPHABET, min_size=2, max_size=5)
+
+
+@settings(max_examples=500, deadline=None)
+@given(word=st.text(alphabet=_ALPHABET, max_size=60), ranks=st.dictionaries(_TOKENS, st.integers(0, 6), max_size=40))
+def test_scan_merge_equals_heap_merge(word, ranks):
+    symbols = list(word)
+    if len(symbols) < 2:
+        return
+    assert _scan_merge(list(symbols), ranks.get) == _heap_merge(symbols, ranks.get)
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text(alphabet=_ALPHABET + "xyz", max_size=70), ranks=st.dictionaries(_TOKENS, st.integers(0, 6), max_size=40),
+       fallback=st.booleans())
+def test_the_word_loop_equals_the_heap_path(word, ranks, fallback):
+    vocab = {c: i for i, c in enumerate(_ALPHABET)}
+    vocab.update({t: 100 + i for i, t in enumerate(ranks)})
+    vocab["<unk>"] = 99
+    if fallback:
+        vocab.update({f"<0x{b:02X}>": 1000 + b for b in range(256)})
+    model = RankBPE(vocab, ranks=ranks, unk_token="<unk>", byte_fallback=fallback, fuse_unk=True, unk_keeps_text=True)
+    fast = model.tokenize(word)
+    saved = rank_bpe.SCAN_MAX
+    try:
+        rank_bpe.SCAN_MAX = 0  # every word by the heap
+        model._cache.clear()
+        assert model.tokenize(word) == fast
+    finally:
+        rank_bpe.SCAN_MAX = saved
