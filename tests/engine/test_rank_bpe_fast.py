@@ -44,3 +44,47 @@ def test_the_word_loop_equals_the_heap_path(word, ranks, fallback):
         assert model.tokenize(word) == fast
     finally:
         rank_bpe.SCAN_MAX = saved
+
+
+# -- tiktoken's GPT-2 split on ASCII text by the standard library's twin ----------------------------
+
+_ASCII_TEXT = st.lists(st.sampled_from(list("ab Z9'sldvtmre \t\n\r\x0b\x0c.,!-_") + ["'s", "'ll", "  ", "\n\n"]),
+                       max_size=40).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=_ASCII_TEXT)
+def test_the_ascii_twin_matches_tiktokens_r50k_pattern(text):
+    import regex
+
+    from tokcore.fast.words import GPT2_ASCII, ascii_twin
+    from tokcore.text.byte_level import R50K_PATTERN
+
+    rx = regex.compile(R50K_PATTERN)
+    assert ascii_twin(rx) is GPT2_ASCII
+    assert GPT2_ASCII.findall(text) == rx.findall(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_ASCII_TEXT | st.text(max_size=40), extra=st.sampled_from(["", "\ufeff", "é", "\u3000", "😀", "٣"]))
+def test_tiktoken_words_equal_the_reference_path(text, extra):
+    from shared_data import require_shared
+
+
+    path = require_shared("reference", "tiktoken", "gpt2.tiktoken")
+    fast, ref = _tiktoken_pair(path)
+    for t in (text, extra + text, text + extra + text):
+        assert fast.encode(t) == ref.encode(t)
+
+
+_PAIRS: dict = {}
+
+
+def _tiktoken_pair(path):
+    import tokcore
+
+    if path not in _PAIRS:
+        fast, ref = tokcore.load(path), tokcore.load(path)
+        ref.fast = False
+        _PAIRS[path] = fast, ref
+    return _PAIRS[path]

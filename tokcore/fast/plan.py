@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
-from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _safe_cut_words, _whole
+from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _safe_cut_words, _whole, ascii_twin
 
 WORD_CACHE_CAPACITY = 200_000  # distinct words kept per tokenizer; past this new words are not cached
 _MAX_CACHED_CHARS = 256  # long words rarely repeat
@@ -153,7 +153,8 @@ def _build_plan(pre, model) -> WordPlan | None:
 
                 def view_of(text):
                     return ascii_view(text, classes)
-            return WordPlan(_isolated_words(split._rx, view_of), lambda p: bl.pre_tokenize([p]), tok)
+            return WordPlan(_isolated_words(split._rx, view_of, ascii_twin(split._rx)), lambda p: bl.pre_tokenize([p]),
+                            tok)
     return None
 
 

@@ -68,8 +68,12 @@ def _isolated_words(rx, view_of=None, ascii_rx=None):
         limit = user_regex_timeout(len(text))  # a Split pattern comes from a file: time-bound
         try:
             if plain:
-                # The standard library's ASCII twin is ours (no timeout there, none needed).
-                found = ascii_findall(view) if is_ascii and ascii_rx is not None else findall(view, timeout=limit)
+                # The standard library's ASCII twin is ours (no timeout there, none needed); it also
+                # takes a class view that came out all ASCII, which matches as the text does.
+                if ascii_rx is not None and (is_ascii or view.isascii()):
+                    found = ascii_findall(view)
+                else:
+                    found = findall(view, timeout=limit)
                 # No empty match and nothing left out: the matches alone cover the text.
                 if "" not in found and sum(map(len, found)) == len(text):
                     if view is text:
@@ -102,6 +106,18 @@ GPT2_ASCII = re.compile(
     rf"'s|'t|'re|'ve|'m|'ll|'d| ?[A-Za-z]+| ?[0-9]+| ?[^{_ASCII_SPACE}A-Za-z0-9]+"
     rf"|[{_ASCII_SPACE}]+(?![^{_ASCII_SPACE}])|[{_ASCII_SPACE}]+"
 )
+
+
+def ascii_twin(rx):
+    """``GPT2_ASCII`` when ``rx`` is GPT-2's pattern as HF or tiktoken (r50k/p50k) writes it, with
+    ``regex``'s default flags; else ``None``. tiktoken's ``\\s++$|\\s+(?!\\S)|\\s`` tail matches what
+    HF's ``\\s+(?!\\S)|\\s+`` does (tests/engine/test_rank_bpe_fast.py compares them on ASCII text).
+    ``ascii_twin(__import__("regex").compile("a")) is None``."""
+    from ..text.byte_level import GPT2_REGEX, R50K_PATTERN
+
+    if rx.pattern in (GPT2_REGEX.pattern, R50K_PATTERN) and rx.flags == GPT2_REGEX.flags:
+        return GPT2_ASCII
+    return None
 
 
 def _isolated_spans(spans, n):
