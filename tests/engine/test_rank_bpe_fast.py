@@ -88,3 +88,37 @@ def _tiktoken_pair(path):
         ref.fast = False
         _PAIRS[path] = fast, ref
     return _PAIRS[path]
+
+
+_SPARSE_EXTRA = st.sampled_from(["\ufeff", "é", "\u3000", "😀", "٣", "’", "\u0301", "\u2028", "é é", "\ufeff\ufeff"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(chunk=_ASCII_TEXT.filter(bool), inserts=st.lists(st.tuples(st.integers(0, 10**6), _SPARSE_EXTRA), max_size=6),
+       hf=st.booleans())
+def test_sparse_non_ascii_documents_split_as_the_whole_view(chunk, inserts, hf):
+    # A long text with a few non-ASCII runs: the regex pattern around each, the ASCII twin between.
+    from tokcore.fast import words as w
+    from tokcore.fast.plan import word_plan
+    from tokcore.text.char_classes import ascii_view
+
+    text = (chunk * (5000 // len(chunk) + 1))[:6000]
+    for at, extra in sorted(inserts, reverse=True):
+        at %= len(text) + 1
+        text = text[:at] + extra + text[at:]
+    if hf:
+        from tokcore.text.onig_classes import ONIG_CLASSES
+        from tokcore.text.byte_level import GPT2_REGEX as rx
+
+        view_of = lambda t: ascii_view(t, ONIG_CLASSES)  # noqa: E731
+        words = w._bytelevel_words()
+    else:
+        from shared_data import require_shared
+
+        tok = _tiktoken_pair(require_shared("reference", "tiktoken", "gpt2.tiktoken"))[0]
+        split = tok.pre_tokenizer.pretokenizers[0]
+        rx, classes = split._rx, split._classes
+        view_of = lambda t: ascii_view(t, classes)  # noqa: E731
+        words = word_plan(tok).words
+    want = [text[s:e] for s, e in w._isolated_spans([m.span() for m in rx.finditer(view_of(text))], len(text))]
+    assert words(text) == (want, None)
