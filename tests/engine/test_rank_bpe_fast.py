@@ -107,8 +107,8 @@ def test_sparse_non_ascii_documents_split_as_the_whole_view(chunk, inserts, hf):
         at %= len(text) + 1
         text = text[:at] + extra + text[at:]
     if hf:
-        from tokcore.text.onig_classes import ONIG_CLASSES
         from tokcore.text.byte_level import GPT2_REGEX as rx
+        from tokcore.text.onig_classes import ONIG_CLASSES
 
         view_of = lambda t: ascii_view(t, ONIG_CLASSES)  # noqa: E731
         words = w._bytelevel_words()

@@ -173,6 +173,7 @@ class Precompiled(Normalizer):
         if self.precompiled_charsmap:
             _trie_size(self.precompiled_charsmap)  # a bad blob fails here, not at the first encode
         self._built: _Tables | None = None
+        self._no_rule: set[str] = set()  # characters no rule starts with (longest_rule), found on the way
         self._cache: dict[str, list[tuple[int, str]]] = {}
 
     def _tables(self) -> _Tables:
@@ -298,14 +299,15 @@ class Precompiled(Normalizer):
         """sentencepiece's longest-rule scan from position ``i`` while below ``n``; returns where it stopped."""
         protected = self._protected_by_first
         firsts = self._tables().ascii_firsts
-        longest = self.longest_rule
+        longest, no_rule = self.longest_rule, self._no_rule
         while i < n:
             if protected:
                 sym = next((p for p in protected.get(text[i], ()) if text.startswith(p, i)), None)
                 if sym is not None:
                     i += len(sym)
                     continue
-            if text[i] < "\x80" and text[i] not in firsts:
+            ch = text[i]
+            if (ch < "\x80" and ch not in firsts) or ch in no_rule:
                 i += 1
                 continue
             hit = longest(text, i)
@@ -321,6 +323,11 @@ class Precompiled(Normalizer):
         """The longest rule whose source starts ``text`` at ``i`` (within ``_WINDOW`` characters), as
         ``(source length in chars, replacement)``: ``prefix_rules(text[i:i + 16])[-1]`` walking the
         trie one character at a time and stopping where it ends, or ``None``."""
+        if i >= len(text):
+            return None
+        first = text[i]
+        if first in self._no_rule:  # most characters start no rule: known after their first walk
+            return None
         units, strings = self._tables()[:2]
         if not units:
             return None
@@ -336,12 +343,19 @@ class Precompiled(Normalizer):
                     utf8[ch] = data
             for byte in data:
                 node ^= byte
-                if not byte or node >= size or units[node] & 0x800000FF != byte:
-                    return best
+                if not byte or node >= size:
+                    break
                 unit = units[node]
-                node ^= _offset(unit)
-            if (unit >> 8) & 1 and node < size:
-                best = (k, _replacement(strings, units[node]))
+                if unit & 0x800000FF != byte:
+                    break
+                node ^= (unit >> 10) << ((unit & 512) >> 6)  # _offset(unit), inline
+            else:
+                if (unit >> 8) & 1 and node < size:
+                    best = (k, _replacement(strings, units[node]))
+                continue
+            if k == 1 and len(self._no_rule) < 100_000:
+                self._no_rule.add(first)
+            return best
         return best
 
     def _pieces(self, text: str) -> list[tuple[str, int, int]] | None:
