@@ -122,3 +122,41 @@ def test_sparse_non_ascii_documents_split_as_the_whole_view(chunk, inserts, hf):
         words = word_plan(tok).words
     want = [text[s:e] for s, e in w._isolated_spans([m.span() for m in rx.finditer(view_of(text))], len(text))]
     assert words(text) == (want, None)
+
+
+def _reference_word(model, text):
+    """RankBPE's word loop as first written: unknown runs fused by re-cutting the text per symbol."""
+    vocab, out, pos, unk_run = model.vocab, [], 0, False
+    for s in _heap_merge(list(text), model._rank.get) if len(text) > 1 else list(text):
+        n = len(s)
+        if s in vocab:
+            out.append((vocab[s], s, pos, pos + n))
+        elif model.byte_fallback and all(f"<0x{b:02X}>" in vocab for b in s.encode("utf-8")):
+            data = s.encode("utf-8")
+            out += [(vocab[f"<0x{b:02X}>"], f"<0x{b:02X}>", pos, pos + 1, (k, len(data))) for k, b in enumerate(data)]
+        else:
+            unk_id = vocab[model.unk_token]
+            if model.fuse_unk and unk_run and out[-1][3] == pos:
+                start = out[-1][2]
+                out[-1] = (unk_id, text[start:pos + n] if model.unk_keeps_text else model.unk_token, start, pos + n)
+            else:
+                out.append((unk_id, s if model.unk_keeps_text else model.unk_token, pos, pos + n))
+            unk_run = True
+            pos += n
+            continue
+        unk_run = False
+        pos += n
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.text(alphabet="abé▁xy😀", max_size=70), ranks=st.dictionaries(_TOKENS, st.integers(0, 6), max_size=30),
+       fallback=st.booleans(), fuse=st.booleans(), keeps=st.booleans())
+def test_unknown_runs_fuse_as_first_written(word, ranks, fallback, fuse, keeps):
+    vocab = {c: i for i, c in enumerate("abé▁")}
+    vocab.update({t: 100 + i for i, t in enumerate(ranks)})
+    vocab["<unk>"] = 99
+    if fallback:  # bytes of "x" and "é" only: other characters stay unknown
+        vocab.update({f"<0x{b:02X}>": 1000 + b for b in b"x\xc3\xa9"})
+    model = RankBPE(vocab, ranks=ranks, unk_token="<unk>", byte_fallback=fallback, fuse_unk=fuse, unk_keeps_text=keeps)
+    assert model.tokenize(word) == _reference_word(model, word)

@@ -159,35 +159,37 @@ class RankBPE(VocabModel):
             return out
         out = []
         pos = 0
-        unk_run = False
+        unk_from = -1  # where a run of unknown symbols being fused started (its text is cut once, at its end)
+        keeps = self.unk_keeps_text
         for s in parts:
             n = len(s)
             id_ = vocab.get(s)
+            if id_ is None and not (self.byte_fallback and all(f"<0x{b:02X}>" in vocab for b in s.encode("utf-8"))):
+                if self.unk_token is None:
+                    raise ConfigurationError(
+                        f"{s!r} is not in the RankBPE vocabulary and there is no unk_token or byte fallback; "
+                        "this tokenizer cannot encode that text"
+                    )
+                if not self.fuse_unk:
+                    out.append((vocab[self.unk_token], s if keeps else self.unk_token, pos, pos + n))
+                elif unk_from < 0:
+                    unk_from = pos
+                pos += n
+                continue
+            if unk_from >= 0:
+                out.append((vocab[self.unk_token], text[unk_from:pos] if keeps else self.unk_token, unk_from, pos))
+                unk_from = -1
             if id_ is not None:
                 out.append((id_, s, pos, pos + n))
-            elif self.byte_fallback and all(f"<0x{b:02X}>" in vocab for b in s.encode("utf-8")):
+            else:
                 # An unknown symbol is always one character (merges only make known tokens).
                 data = s.encode("utf-8")
                 for k, b in enumerate(data):
                     tok = f"<0x{b:02X}>"
                     out.append((vocab[tok], tok, pos, pos + 1, (k, len(data))))
-            elif self.unk_token is not None:
-                unk_id = vocab[self.unk_token]
-                if self.fuse_unk and unk_run and out[-1][3] == pos:
-                    start = out[-1][2]
-                    out[-1] = (unk_id, text[start:pos + n] if self.unk_keeps_text else self.unk_token, start, pos + n)
-                else:
-                    out.append((unk_id, s if self.unk_keeps_text else self.unk_token, pos, pos + n))
-                unk_run = True
-                pos += n
-                continue
-            else:
-                raise ConfigurationError(
-                    f"{s!r} is not in the RankBPE vocabulary and there is no unk_token or byte fallback; "
-                    "this tokenizer cannot encode that text"
-                )
-            unk_run = False
             pos += n
+        if unk_from >= 0:
+            out.append((vocab[self.unk_token], text[unk_from:pos] if keeps else self.unk_token, unk_from, pos))
         return out
 
     def tokenize(self, text: str):

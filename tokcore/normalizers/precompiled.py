@@ -176,6 +176,13 @@ class Precompiled(Normalizer):
         self._no_rule: set[str] = set()  # characters no rule starts with (longest_rule), found on the way
         self._cache: dict[str, list[tuple[int, str]]] = {}
 
+    def __getstate__(self) -> dict:
+        # Copies (the fast lane keeps one) and pickles rebuild the tables and caches on first use:
+        # copying a trie of 60,000 units item by item costs far more than reading it again.
+        state = super().__getstate__()
+        state.update(_built=None, _cache={}, _no_rule=set())
+        return state
+
     def _tables(self) -> _Tables:
         # Built on first use; two threads racing here build equal tables and either one is kept.
         tables = self._built
