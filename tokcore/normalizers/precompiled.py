@@ -137,6 +137,7 @@ def _ascii_source_rules(units, strings: bytes) -> dict[str, str]:
 
 
 _LAST_CHANGES: tuple = ((None, None, None), None, None)  # (normalizer key, text, rule matches)
+_MEMO_CHARS = 1 << 16
 
 
 def _remember(key: tuple, text: str, changes: list) -> None:
@@ -380,7 +381,8 @@ class Precompiled(Normalizer):
             changes = last[2]
         else:
             changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
-            _remember(key, text, changes)
+            if len(text) <= _MEMO_CHARS:  # a long document's matches are not kept alive
+                _remember(key, text, changes)
         pieces, pos = [], 0
         for new, s, e in changes:
             if s > pos:
