@@ -93,11 +93,10 @@ def test_a_truncated_file_fails_the_same_both_ways():
         assert fast == slow, cut
 
 
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", [m for m in MODELS if "unigram" in m])
 def test_from_columns_builds_the_checked_constructors_model(name):
     sp = read_sentencepiece_model(require_shared("reference", "sentencepiece", name))
-    if sp.trainer_spec.model_type_name != "UNIGRAM":
-        pytest.skip("a BPE model")
+    assert sp.trainer_spec.model_type_name == "UNIGRAM"
     types = sp.piece_types
     kwargs = {"unk_id": types.index(2), "byte_fallback": sp.trainer_spec.byte_fallback,
               "matchable": [i for i, t in enumerate(types) if t in (1, 4)],
