@@ -139,8 +139,10 @@ class Lane:
         if norm_rx is not None or (raw_rx is not None and raw_rx.search(text) is not None) or len(text) >= CHUNK_CHARS:
             return None  # an added token to look for in the view, or one in the text; a long text
         words = spaced_word_ids(self.plan, text, escaped=True)
-        if words is None:
-            return None
+        if words is None:  # a word not cached yet: found (and cached) as encode finds it in the view
+            words = spaced_entries(self.plan, escape(text), 0, ids=True)
+            if words is None:
+                return None
         # Without trimming its spans stay 1-based from the start; plain_line_originals maps them.
         key = (_PLAIN if self.trim is None else _DEFERRED, add, offsets, masks)
         source = self.sources.get(key) or self.sources.setdefault(key, _Rest(self, None, *key))

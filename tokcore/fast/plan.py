@@ -23,7 +23,7 @@ from operator import sub
 from ..core.components import Piece, byte_fallback_span, piece_from_text
 from ..text.byte_level import _TO_CHARS as _BYTE_CHARS
 from ..text.byte_level import text_to_chars
-from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole
+from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole, ascii_twin
 
 WORD_CACHE_CAPACITY = 200_000  # distinct words kept per tokenizer; past this new words are not cached
 _MAX_CACHED_CHARS = 256  # long words rarely repeat
@@ -163,7 +163,8 @@ def _build_plan(pre, model) -> WordPlan | None:
 
                 def view_of(text):
                     return ascii_view(text, classes)
-            return _lean(WordPlan(_isolated_words(split._rx, view_of), lambda p: bl.pre_tokenize([p]), tok), model, True)
+            return _lean(WordPlan(_isolated_words(split._rx, view_of, ascii_twin(split._rx)),
+                                  lambda p: bl.pre_tokenize([p]), tok), model, True)
     return None
 
 

@@ -160,26 +160,31 @@ def _sentencepiece_view_for(normalizer):
     if not (ws.add_dummy_prefix and ws.remove_extra_whitespaces and ws.escape_whitespaces
             and not ws.treat_whitespace_as_suffix):
         return None
-    # Precompiled leaves ASCII text alone unless a rule's source is all ASCII.
-    return None if charsmap._units and charsmap._ascii_rules else SentencePieceText(charsmap)
+    # Precompiled leaves printable ASCII text alone unless some rule's source is printable ASCII
+    # (nmt_nfkc's ASCII rules are on controls: those texts take the charsmap).
+    if charsmap._units and any(map(str.isprintable, charsmap._tables().ascii_sources)):
+        return None
+    return SentencePieceText(charsmap)
 
 
 class SentencePieceText:
-    """sentencepiece's default whitespace rules after a charsmap without ASCII rules: the text
-    the charsmap makes, its runs of spaces made one, its ends stripped, then the dummy ``"▁"``
-    and every space as ``"▁"``; ``None`` when that text is empty or holds a ``"▁"`` of its own
-    (trailing ones are then removed too). Only ``" "`` counts as a space there.
+    """sentencepiece's default whitespace rules after a charsmap without rules on printable ASCII:
+    the text the charsmap makes, its runs of spaces made one, its ends stripped, then the dummy
+    ``"▁"`` and every space as ``"▁"``; ``None`` when that text is empty or holds a ``"▁"`` of its
+    own (trailing ones are then removed too). Only ``" "`` counts as a space there.
     ``SentencePieceText(<botchan charsmap>)(" a  b\n") == "▁a▁b\n"``."""
 
-    __slots__ = ("charsmap",)
+    __slots__ = ("ascii_rules", "charsmap")
 
     def __init__(self, charsmap):
         self.charsmap = charsmap
+        # Rules on ASCII controls (nmt_nfkc's): ASCII text that is not printable takes the charsmap too.
+        self.ascii_rules = bool(charsmap._units) and charsmap._ascii_rules
 
     def __call__(self, text: str) -> str | None:
         if plain_line(text):
             return escape(text)
-        if not text.isascii():
+        if not text.isascii() or (self.ascii_rules and not text.isprintable()):
             text = self.charsmap.normalized_text(text)
             if "\u2581" in text:
                 return None
@@ -191,9 +196,11 @@ _SPACE_RUNS = __import__("re").compile(" {2,}")
 
 
 def plain_line(text: str) -> bool:
-    """Whether ``text`` is a plain line: ASCII with single inner spaces, whose sentencepiece view
-    is ``escape(text)``. ``plain_line("a b") and not plain_line("a  b")``."""
-    return text.isascii() and bool(text) and text[0] != " " and text[-1] != " " and "  " not in text
+    """Whether ``text`` is a plain line: printable ASCII with single inner spaces, whose sentencepiece
+    view is ``escape(text)`` (no control for nmt_nfkc's rules to change).
+    ``plain_line("a b") and not plain_line("a  b") and not plain_line("a\tb")``."""
+    return (text.isascii() and text.isprintable() and bool(text) and text[0] != " " and text[-1] != " "
+            and "  " not in text)
 
 
 def escape(text: str) -> str:

@@ -65,12 +65,20 @@ def _isolated_words(rx, view_of=None, ascii_rx=None):
 
     def words(text):
         is_ascii = text.isascii()
-        view = text if view_of is None or is_ascii else view_of(text)
         limit = user_regex_timeout(len(text))  # a Split pattern comes from a file: time-bound
         try:
+            if not is_ascii and ascii_rx is not None and plain and len(text) >= _SPARSE_MIN:
+                found = _sparse_non_ascii_words(text, view_of, findall, ascii_findall, limit)
+                if found is not None and "" not in found and sum(map(len, found)) == len(text):
+                    return found, None
+            view = text if view_of is None or is_ascii else view_of(text)
             if plain:
-                # The standard library's ASCII twin is ours (no timeout there, none needed).
-                found = ascii_findall(view) if is_ascii and ascii_rx is not None else findall(view, timeout=limit)
+                # The standard library's ASCII twin is ours (no timeout there, none needed); it also
+                # takes a class view that came out all ASCII, which matches as the text does.
+                if ascii_rx is not None and (is_ascii or view.isascii()):
+                    found = ascii_findall(view)
+                else:
+                    found = findall(view, timeout=limit)
                 # No empty match and nothing left out: the matches alone cover the text.
                 if "" not in found and sum(map(len, found)) == len(text):
                     if view is text:
@@ -103,6 +111,54 @@ GPT2_ASCII = re.compile(
     rf"'s|'t|'re|'ve|'m|'ll|'d| ?[A-Za-z]+| ?[0-9]+| ?[^{_ASCII_SPACE}A-Za-z0-9]+"
     rf"|[{_ASCII_SPACE}]+(?![^{_ASCII_SPACE}])|[{_ASCII_SPACE}]+"
 )
+
+
+def ascii_twin(rx):
+    """``GPT2_ASCII`` when ``rx`` is GPT-2's pattern as HF or tiktoken (r50k/p50k) writes it, with
+    ``regex``'s default flags; else ``None``. tiktoken's ``\\s++$|\\s+(?!\\S)|\\s`` tail matches what
+    HF's ``\\s+(?!\\S)|\\s+`` does (tests/engine/test_rank_bpe_fast.py compares them on ASCII text).
+    ``ascii_twin(__import__("regex").compile("a")) is None``."""
+    from ..text.byte_level import GPT2_REGEX, R50K_PATTERN
+
+    if rx.pattern in (GPT2_REGEX.pattern, R50K_PATTERN) and rx.flags == GPT2_REGEX.flags:
+        return GPT2_ASCII
+    return None
+
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_SPARSE_MIN = 4096  # characters; shorter texts take one class view and one match pass
+_SPARSE_RATIO = 256  # at most one non-ASCII run per this many characters
+
+
+def _sparse_non_ascii_words(text: str, view_of, findall, ascii_findall, timeout) -> list | None:
+    """GPT-2's words of a long text holding few non-ASCII runs, or ``None`` (not few): ``findall``
+    (the ``regex`` pattern, on the class view) from the cut before each run to the cut after it,
+    the ASCII twin on the text between, which is its own view. Matching from a cut
+    (``_gpt2_cut``: ASCII characters, the same in text and view) gives the whole text's matches
+    there. With GPT-2's pattern, a long text ``"a \\ufeffb c..."`` starts ``["a", " \\ufeff", "b", " c"]``."""
+    runs = list(_NON_ASCII_RUN.finditer(text))
+    if len(runs) * _SPARSE_RATIO > len(text):
+        return None
+    out: list = []
+    pos = 0
+    for m in runs:
+        start = m.start()
+        if start < pos:
+            continue  # inside the window just matched
+        # The last cut before the run (``pos`` itself is one, or the text's start).
+        cuts = [c.start() for c in _GPT2_CUT_AT.finditer(text, max(pos, start - 64), start)]
+        a = cuts[-1] if cuts else pos
+        b = _gpt2_cut(text, m.end())
+        if a > pos:
+            out += ascii_findall(text, pos, a)
+        window = text[a:b]
+        found = findall(window if view_of is None else view_of(window), timeout=timeout)
+        ends = list(accumulate(map(len, found)))
+        out += map(window.__getitem__, map(slice, [0, *ends[:-1]], ends))
+        pos = b
+    if pos < len(text):
+        out += ascii_findall(text, pos)
+    return out
 
 
 def _isolated_spans(spans, n):

@@ -39,6 +39,36 @@ def read_varint(data: bytes, pos: int) -> tuple[int, int]:
             raise WireError(f"varint longer than 10 bytes ending at byte {pos}")
 
 
+def read_field(data: bytes, pos: int) -> tuple[int, int, object, int]:
+    """``(field_number, wire_type, value, next position)`` of the record at ``pos`` (as ``iter_fields``).
+
+    ``read_field(b"\\x08\\x96\\x01", 0) == (1, 0, 150, 3)``.
+    """
+    n = len(data)
+    start = pos
+    key, pos = read_varint(data, pos)
+    number, wire = key >> 3, key & 7
+    if number == 0:
+        raise WireError(f"field number 0 at byte {start} (not a protobuf message?)")
+    if wire == VARINT:
+        value, pos = read_varint(data, pos)
+        return number, wire, value, pos
+    if wire == LENGTH:
+        length, pos = read_varint(data, pos)
+        if pos + length > n:
+            raise WireError(f"field {number} at byte {start} claims {length} bytes but only {n - pos} remain")
+        return number, wire, data[pos : pos + length], pos + length
+    if wire == FIXED32:
+        if pos + 4 > n:
+            raise WireError(f"fixed32 field {number} at byte {start} runs past the end")
+        return number, wire, data[pos : pos + 4], pos + 4
+    if wire == FIXED64:
+        if pos + 8 > n:
+            raise WireError(f"fixed64 field {number} at byte {start} runs past the end")
+        return number, wire, data[pos : pos + 8], pos + 8
+    raise WireError(f"unsupported wire type {wire} for field {number} at byte {start}")
+
+
 def iter_fields(data: bytes) -> Iterator[tuple[int, int, object]]:
     """Yield ``(field_number, wire_type, value)`` for each record of one message.
 
@@ -48,32 +78,8 @@ def iter_fields(data: bytes) -> Iterator[tuple[int, int, object]]:
     pos = 0
     n = len(data)
     while pos < n:
-        start = pos
-        key, pos = read_varint(data, pos)
-        number, wire = key >> 3, key & 7
-        if number == 0:
-            raise WireError(f"field number 0 at byte {start} (not a protobuf message?)")
-        if wire == VARINT:
-            value, pos = read_varint(data, pos)
-            yield number, wire, value
-        elif wire == LENGTH:
-            length, pos = read_varint(data, pos)
-            if pos + length > n:
-                raise WireError(f"field {number} at byte {start} claims {length} bytes but only {n - pos} remain")
-            yield number, wire, data[pos : pos + length]
-            pos += length
-        elif wire == FIXED32:
-            if pos + 4 > n:
-                raise WireError(f"fixed32 field {number} at byte {start} runs past the end")
-            yield number, wire, data[pos : pos + 4]
-            pos += 4
-        elif wire == FIXED64:
-            if pos + 8 > n:
-                raise WireError(f"fixed64 field {number} at byte {start} runs past the end")
-            yield number, wire, data[pos : pos + 8]
-            pos += 8
-        else:
-            raise WireError(f"unsupported wire type {wire} for field {number} at byte {start}")
+        number, wire, value, pos = read_field(data, pos)
+        yield number, wire, value
 
 
 def as_int32(value: int) -> int:

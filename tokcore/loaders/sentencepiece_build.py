@@ -23,6 +23,8 @@ models (no charsmap compiled), and user-defined symbols holding a space.
 
 from __future__ import annotations
 
+from itertools import compress
+
 import regex
 
 from ..core.components import build
@@ -36,37 +38,43 @@ from ..normalizers.standard import Sequence as NormalizerSequence
 from .sentencepiece_model import BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, SpModel
 
 
+def _where(types: list[int], *wanted: int) -> list[int]:
+    """Ids of the pieces of the given types. ``_where([2, 1, 3, 1], NORMAL) == [1, 3]``."""
+    return list(compress(range(len(types)), map(frozenset(wanted).__contains__, types)))
+
+
 def _bpe_model(sp: SpModel, unk_id: int | None):
-    pieces = sp.pieces
-    vocab = {p.piece: i for i, p in reversed(list(enumerate(pieces)))}
+    texts, scores, types = sp.piece_texts, sp.piece_scores, sp.piece_types
+    n = len(texts)
+    vocab = dict(zip(reversed(texts), range(n - 1, -1, -1)))  # a repeated piece keeps its first id
     # Higher score merges first; equal scores share a rank (sentencepiece then prefers the leftmost pair).
-    scores = sorted({p.score for p in pieces if p.type in (NORMAL, USER_DEFINED)}, reverse=True)
-    rank_of_score = {s: r for r, s in enumerate(scores)}
-    ranks = {p.piece: rank_of_score[p.score] for p in pieces if p.type in (NORMAL, USER_DEFINED)}
-    unk = pieces[unk_id].piece if unk_id is not None else None
+    mergeable = _where(types, NORMAL, USER_DEFINED)
+    merge_scores = [scores[i] for i in mergeable]
+    rank_of_score = {s: r for r, s in enumerate(sorted(set(merge_scores), reverse=True))}
+    ranks = dict(zip([texts[i] for i in mergeable], map(rank_of_score.__getitem__, merge_scores)))
+    unk = texts[unk_id] if unk_id is not None else None
     return RankBPE(vocab, ranks=ranks, unk_token=unk, byte_fallback=sp.trainer_spec.byte_fallback, fuse_unk=True,
-                   unk_keeps_text=True, atoms=[p.piece for p in pieces if p.type == USER_DEFINED])
+                   unk_keeps_text=True, atoms=[texts[i] for i in _where(types, USER_DEFINED)])
 
 
 def build_sentencepiece_tokenizer(sp: SpModel, *, name: str = ""):
     """The ``Tokenizer`` for a parsed sentencepiece model (see the module docstring for the stages)."""
 
     ts, ns = sp.trainer_spec, sp.normalizer_spec
-    pieces = sp.pieces
-    unk_ids = [i for i, p in enumerate(pieces) if p.type == UNKNOWN]
-    unk_id = unk_ids[0] if unk_ids else None
-    user_defined = [i for i, p in enumerate(pieces) if p.type == USER_DEFINED]
-    symbols = [pieces[i].piece for i in user_defined]
+    texts, types = sp.piece_texts, sp.piece_types
+    unk_id = types.index(UNKNOWN) if UNKNOWN in types else None
+    user_defined = _where(types, USER_DEFINED)
+    symbols = [texts[i] for i in user_defined]
+    matchable = _where(types, NORMAL, USER_DEFINED)
     # Cutting before "▁" is exact only when no piece holds "▁" past its first character.
     splittable = ns.escape_whitespaces and not ts.treat_whitespace_as_suffix and not any(
-        SPACE_SYMBOL in p.piece[1:] for p in pieces if p.type in (NORMAL, USER_DEFINED))
+        SPACE_SYMBOL in texts[i][1:] for i in matchable if SPACE_SYMBOL in texts[i])
     pre = None
     if ts.model_type_name in ("UNIGRAM", "WORD", "CHAR"):
         # WORD and CHAR models are rare; Viterbi over their pieces gives the same whole-word/char splits.
-        matchable = [i for i, p in enumerate(pieces) if p.type in (NORMAL, USER_DEFINED)]
-        model = SentencePieceUnigram([(p.piece, p.score) for p in pieces], unk_id=unk_id,
-                                     byte_fallback=ts.byte_fallback, matchable=matchable,
-                                     user_defined=user_defined, split_at_space=splittable)
+        model = SentencePieceUnigram.from_columns(texts, sp.piece_scores, unk_id=unk_id,
+                                                  byte_fallback=ts.byte_fallback, matchable=matchable,
+                                                  user_defined=user_defined, split_at_space=splittable)
     else:
         model = _bpe_model(sp, unk_id)
         if splittable:
@@ -79,8 +87,8 @@ def build_sentencepiece_tokenizer(sp: SpModel, *, name: str = ""):
         escape_whitespaces=ns.escape_whitespaces, treat_whitespace_as_suffix=ts.treat_whitespace_as_suffix))
     normalizer = NormalizerSequence(normalizers)
     decoder = SentencePieceDecoder(
-        control=[p.piece for p in pieces if p.type == CONTROL], unk_piece=pieces[unk_id].piece if unk_id is not None else None,
-        unk_surface=ts.unk_surface, byte_pieces=[p.piece for p in pieces if p.type == BYTE],
+        control=[texts[i] for i in _where(types, CONTROL)], unk_piece=texts[unk_id] if unk_id is not None else None,
+        unk_surface=ts.unk_surface, byte_pieces=[texts[i] for i in _where(types, BYTE)],
         add_dummy_prefix=ns.add_dummy_prefix, remove_extra_whitespaces=ns.remove_extra_whitespaces,
         denormalizer=_denormalizer(sp))
     return Tokenizer(model, normalizer=normalizer, pre_tokenizer=pre, decoder=decoder, name=name)
@@ -112,4 +120,4 @@ def _denormalizer(sp: SpModel):
 
 def control_ids(sp: SpModel) -> set[int]:
     """Ids of pieces sentencepiece never emits from text (control, unknown-as-such, byte, unused)."""
-    return {i for i, p in enumerate(sp.pieces) if p.type in (CONTROL, BYTE, UNUSED)}
+    return set(_where(sp.piece_types, CONTROL, BYTE, UNUSED))

@@ -18,10 +18,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import TokenizerFileError
-from .protobuf_wire import FIXED32, LENGTH, VARINT, WireError, as_float, as_int32, as_str, expect, iter_fields
+from .protobuf_wire import (
+    FIXED32,
+    LENGTH,
+    VARINT,
+    WireError,
+    as_float,
+    as_int32,
+    as_str,
+    expect,
+    iter_fields,
+    read_field,
+)
 
 # SentencePiece.Type values.
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
+_KNOWN_TYPES = frozenset((NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE))
 # TrainerSpec.ModelType values.
 MODEL_TYPES = {1: "UNIGRAM", 2: "BPE", 3: "WORD", 4: "CHAR"}
 
@@ -72,15 +84,22 @@ class NormalizerSpec:
 
 @dataclass
 class SpModel:
-    """A parsed ``.model`` file."""
+    """A parsed ``.model`` file. The pieces are kept as three columns (text, score, type), as the
+    tokenizer is built from them; ``pieces`` gives them as ``SpPiece`` records."""
 
-    pieces: list[SpPiece] = field(default_factory=list)
+    piece_texts: list[str] = field(default_factory=list)
+    piece_scores: list[float] = field(default_factory=list)
+    piece_types: list[int] = field(default_factory=list)
     trainer_spec: TrainerSpec = field(default_factory=TrainerSpec)
     normalizer_spec: NormalizerSpec = field(default_factory=NormalizerSpec)
     denormalizer_spec: NormalizerSpec = field(default_factory=NormalizerSpec)
     has_trainer_spec: bool = False
     has_normalizer_spec: bool = False
     has_denormalizer_spec: bool = False
+
+    @property
+    def pieces(self) -> list[SpPiece]:
+        return list(map(SpPiece, self.piece_texts, self.piece_scores, self.piece_types))
 
 
 # field number -> (attribute, kind); kind is "bool", "int32", "str" or "float".
@@ -114,22 +133,51 @@ def _fill(obj: object, data: bytes, fields: dict, message: str) -> None:
             setattr(obj, attr, bool(value) if kind == "bool" else as_int32(value))  # type: ignore[arg-type]
 
 
-# The layout sentencepiece writes for nearly every piece: the piece (under 128 bytes), its score,
-# and its type when not NORMAL. One match replaces three generic records; anything else (a long
-# piece, another field order, unknown fields) takes the generic loop below, which checks all.
-_COMMON_PIECE = re.compile(rb"\x0a([\x00-\x7f])(.*)\x15(.{4})(?:\x18([\x00-\x06]))?", re.S)
-_FLOAT = struct.Struct("<f").unpack
+# The layout sentencepiece writes for nearly every piece record: the piece (under 128 bytes), its
+# score unless 0 and its type unless NORMAL. ``_COMMON_PIECE`` finds a run of such records in one
+# match and ``_ONE_PIECE`` splits it (the same greedy steps, so the same records); their lengths
+# are then checked in bulk (``_common_run``). A piece holding byte 0x0a, 0x15 or 0x18 (an ASCII
+# control) ends its run early and fails the check; it and anything else (a long piece, another
+# field order, unknown fields) take the generic reader, which checks all.
+_ONE = rb"\x0a([\x00-\x7f])\x0a([\x00-\x7f])([^\x0a\x15\x18]*)(?:\x15(.{4}))?(?:\x18([\x00-\x7f]))?"
+_COMMON_PIECE = re.compile(rb"(?:\x0a[\x00-\x7f]\x0a[\x00-\x7f][^\x0a\x15\x18]*(?:\x15.{4})?(?:\x18[\x00-\x7f])?)+", re.S)
+_ONE_PIECE = re.compile(_ONE, re.S)
+_TYPE_OF = {b"": NORMAL, **{bytes([t]): t for t in range(128)}}
+_ZERO_SCORE = {b"": b"\0\0\0\0"}  # an absent score is 0.0
+# Body bytes besides the text, by the bytes of score and type read (0 or 4, 0 or 1): tags add 1 each.
+_FIELDS_LEN = {0: 2, 4: 7, 1: 4, 5: 9}
+_FIRST_WINDOW = 256  # bytes a run may span after a refused record; doubles with each accepted run
 
 
-def _piece(data: bytes, index: int) -> SpPiece:
-    m = _COMMON_PIECE.fullmatch(data)
-    if m is not None:
-        raw, text, score, type_ = m.groups()
-        if raw[0] == len(text):
+def _common_run(data: bytes, start: int, stop: int) -> tuple[int, list[str], tuple[float, ...], list[int]]:
+    """The records of ``data[start:stop]`` (a ``_COMMON_PIECE`` match) whose lengths agree with
+    their bytes, up to the first that does not: ``(where they end, texts, scores, types)``.
+
+    Consecutive records that agree tile their span as a protobuf reader reads it.
+    ``_common_run(b"\\x0a\\x03\\x0a\\x01a", 0, 5) == (5, ["a"], (0.0,), [1])``.
+    """
+    records = _ONE_PIECE.findall(data, start, stop)
+    outers, inners, texts, scores, types = zip(*records)
+    inner, outer = list(b"".join(inners)), list(b"".join(outers))
+    extra = list(map(_FIELDS_LEN.__getitem__, map(int.__add__, map(len, scores), map(len, types))))
+    ok = len(records)
+    if list(map(len, texts)) != inner or list(map(int.__add__, inner, extra)) != outer:
+        ok = next(i for i in range(ok) if len(texts[i]) != inner[i] or inner[i] + extra[i] != outer[i])
+    try:
+        strings = list(map(bytes.decode, texts[:ok]))
+    except UnicodeDecodeError:  # the generic reader names the field
+        strings = []
+        for raw in texts[:ok]:
             try:
-                return SpPiece(text.decode("utf-8"), _FLOAT(score)[0], NORMAL if type_ is None else type_[0])
+                strings.append(raw.decode())
             except UnicodeDecodeError:
-                pass  # the generic loop names the field
+                break
+        ok = len(strings)
+    floats = struct.unpack(f"<{ok}f", b"".join(map(_ZERO_SCORE.get, scores[:ok], scores[:ok])))
+    return start + sum(outer[:ok]) + 2 * ok, strings, floats, list(map(_TYPE_OF.__getitem__, types[:ok]))
+
+
+def _piece(data: bytes, index: int) -> tuple[str, float, int]:
     piece, score, type_ = "", 0.0, NORMAL
     for number, wire, value in iter_fields(data):
         if number == 1:
@@ -141,16 +189,36 @@ def _piece(data: bytes, index: int) -> SpPiece:
         elif number == 3:
             expect(wire, VARINT, f"pieces[{index}].type")
             type_ = as_int32(value)  # type: ignore[arg-type]
-    return SpPiece(piece, score, type_)
+    return piece, score, type_
 
 
 def parse_model_proto(data: bytes) -> SpModel:
     """Decode a serialized ``ModelProto``. Raises ``WireError`` when the bytes are malformed."""
     model = SpModel()
-    for number, wire, value in iter_fields(data):
+    texts, scores, types = model.piece_texts, model.piece_scores, model.piece_types
+    pos, n = 0, len(data)
+    window = n
+    while pos < n:
+        m = _COMMON_PIECE.match(data, pos, min(n, pos + window))
+        if m is not None:
+            end, strings, floats, kinds = _common_run(data, pos, m.end())
+            texts += strings
+            scores += floats
+            types += kinds
+            window = min(n, 2 * window)
+            if end == m.end() or end >= n:
+                pos = end
+                continue
+            # A record the shortcut refused: a bounded window next, so that many such records
+            # cost no more than reading them one by one.
+            pos, window = end, _FIRST_WINDOW
+        number, wire, value, pos = read_field(data, pos)
         if number == 1:
             expect(wire, LENGTH, "pieces")
-            model.pieces.append(_piece(value, len(model.pieces)))  # type: ignore[arg-type]
+            piece, score, type_ = _piece(value, len(texts))  # type: ignore[arg-type]
+            texts.append(piece)
+            scores.append(score)
+            types.append(type_)
         elif number == 2:
             expect(wire, LENGTH, "trainer_spec")
             model.has_trainer_spec = True
@@ -178,15 +246,17 @@ def read_sentencepiece_model(path: Path) -> SpModel:
     except WireError as exc:
         raise TokenizerFileError(path, f"not a sentencepiece model: {exc}",
                                  fix="Expected a binary ModelProto written by sentencepiece's trainer.") from None
-    if not model.pieces:
+    texts, types = model.piece_texts, model.piece_types
+    if not texts:
         raise TokenizerFileError(path, "the model has no pieces", where="ModelProto.pieces",
                                  fix="Is this a sentencepiece .model file?")
-    for i, p in enumerate(model.pieces):
-        if not p.piece:
-            raise TokenizerFileError(path, "a piece is empty", where=f"pieces[{i}]")
-        if p.type not in (NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE):
-            raise TokenizerFileError(path, f"piece {p.piece!r} has unknown type {p.type}", where=f"pieces[{i}]")
-    unknown = [i for i, p in enumerate(model.pieces) if p.type == UNKNOWN]
+    if not all(texts) or not _KNOWN_TYPES.issuperset(types):
+        for i, (text, type_) in enumerate(zip(texts, types)):
+            if not text:
+                raise TokenizerFileError(path, "a piece is empty", where=f"pieces[{i}]")
+            if type_ not in _KNOWN_TYPES:
+                raise TokenizerFileError(path, f"piece {text!r} has unknown type {type_}", where=f"pieces[{i}]")
+    unknown = [i for i, t in enumerate(types) if t == UNKNOWN] if types.count(UNKNOWN) != 1 else [types.index(UNKNOWN)]
     if not unknown:
         # sentencepiece refuses these too ("unk is not defined"): unknown text would have no token.
         raise TokenizerFileError(path, "no piece has type UNKNOWN (the unknown piece, e.g. '<unk>')",

@@ -21,14 +21,47 @@ CACHE_CAPACITY = 100_000  # pieces
 MAX_CACHED_LENGTH = 256  # characters; as the BPE model, longer pieces are not cached
 
 
+_NO_RANK = float("inf")
+SCAN_MAX = 48  # symbols; a word up to this long merges by rescanning its pairs, a longer one by a heap
+
+
 def rank_merge(symbols: list[str], rank_of) -> list[str]:
     """Merge adjacent symbols by lowest rank of their concatenation, leftmost first, until none is ranked.
 
-    ``rank_merge(list("abc"), {"ab": 0, "abc": 1}.get) == ["abc"]``.
+    ``rank_merge(list("abc"), {"ab": 0, "abc": 1}.get) == ["abc"]``. Short words rescan their
+    pairs' ranks (``min`` and ``index`` run in C; tiktoken does the same), long ones keep a heap.
     """
     n = len(symbols)
     if n < 2:
         return list(symbols)
+    if n <= SCAN_MAX:
+        return _scan_merge(list(symbols), rank_of)
+    return _heap_merge(symbols, rank_of)
+
+
+def _scan_merge(parts: list[str], rank_of) -> list[str]:
+    """``rank_merge`` by rescanning: the lowest rank, its leftmost pair, merged; the two pairs
+    around it ranked again. ``_scan_merge(list("aab"), {"aa": 1, "ab": 0}.get) == ["a", "ab"]``."""
+    ranks = [_NO_RANK if r is None else r for r in map(rank_of, map(str.__add__, parts, parts[1:]))]
+    while ranks:
+        low = min(ranks)
+        if low == _NO_RANK:
+            break
+        i = ranks.index(low)
+        parts[i] += parts.pop(i + 1)
+        del ranks[i]
+        if i:
+            r = rank_of(parts[i - 1] + parts[i])
+            ranks[i - 1] = _NO_RANK if r is None else r
+        if i < len(ranks):
+            r = rank_of(parts[i] + parts[i + 1])
+            ranks[i] = _NO_RANK if r is None else r
+    return parts
+
+
+def _heap_merge(symbols: list[str], rank_of) -> list[str]:
+    """``rank_merge`` with a heap of candidate pairs (stale ones skipped): a long word's way."""
+    n = len(symbols)
     # Symbols are identified by their start index; nxt/prv form a linked list.
     sym = list(symbols)
     nxt = list(range(1, n + 1))
@@ -114,37 +147,49 @@ class RankBPE(VocabModel):
         vocab = self.vocab
         if (self.ignore_merges and text in vocab) or text in self._atoms:
             return [(vocab[text], text, 0, len(text))]
-        out: list = []
+        parts = rank_merge(list(text), self._rank.get)
+        ids = list(map(vocab.get, parts))
+        if None not in ids:  # every symbol a token (always so without unknown characters)
+            out = []
+            pos = 0
+            for id_, s in zip(ids, parts):
+                stop = pos + len(s)
+                out.append((id_, s, pos, stop))
+                pos = stop
+            return out
+        out = []
         pos = 0
-        unk_run = False
-        for s in rank_merge(list(text), self._rank.get):
+        unk_from = -1  # where a run of unknown symbols being fused started (its text is cut once, at its end)
+        keeps = self.unk_keeps_text
+        for s in parts:
             n = len(s)
             id_ = vocab.get(s)
+            if id_ is None and not (self.byte_fallback and all(f"<0x{b:02X}>" in vocab for b in s.encode("utf-8"))):
+                if self.unk_token is None:
+                    raise ConfigurationError(
+                        f"{s!r} is not in the RankBPE vocabulary and there is no unk_token or byte fallback; "
+                        "this tokenizer cannot encode that text"
+                    )
+                if not self.fuse_unk:
+                    out.append((vocab[self.unk_token], s if keeps else self.unk_token, pos, pos + n))
+                elif unk_from < 0:
+                    unk_from = pos
+                pos += n
+                continue
+            if unk_from >= 0:
+                out.append((vocab[self.unk_token], text[unk_from:pos] if keeps else self.unk_token, unk_from, pos))
+                unk_from = -1
             if id_ is not None:
                 out.append((id_, s, pos, pos + n))
-            elif self.byte_fallback and all(f"<0x{b:02X}>" in vocab for b in s.encode("utf-8")):
+            else:
                 # An unknown symbol is always one character (merges only make known tokens).
                 data = s.encode("utf-8")
                 for k, b in enumerate(data):
                     tok = f"<0x{b:02X}>"
                     out.append((vocab[tok], tok, pos, pos + 1, (k, len(data))))
-            elif self.unk_token is not None:
-                unk_id = vocab[self.unk_token]
-                if self.fuse_unk and unk_run and out[-1][3] == pos:
-                    start = out[-1][2]
-                    out[-1] = (unk_id, text[start:pos + n] if self.unk_keeps_text else self.unk_token, start, pos + n)
-                else:
-                    out.append((unk_id, s if self.unk_keeps_text else self.unk_token, pos, pos + n))
-                unk_run = True
-                pos += n
-                continue
-            else:
-                raise ConfigurationError(
-                    f"{s!r} is not in the RankBPE vocabulary and there is no unk_token or byte fallback; "
-                    "this tokenizer cannot encode that text"
-                )
-            unk_run = False
             pos += n
+        if unk_from >= 0:
+            out.append((vocab[self.unk_token], text[unk_from:pos] if keeps else self.unk_token, unk_from, pos))
         return out
 
     def tokenize(self, text: str):

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import re
 import struct
+from operator import sub
 
 from ..core.components import register
-from .unigram import Unigram, backtrack
+from .unigram import UNK_PENALTY, Unigram, backtrack
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
@@ -34,6 +35,8 @@ _FLT_MIN = 1.1754943508222875e-38  # sentencepiece starts max_score at FLT_MIN (
 _U = 2.0**-24  # float32's unit roundoff
 _WORD_CACHE = 50_000  # distinct words kept; words of _MAX_CACHED_CHARS or more are never kept
 _MAX_CACHED_CHARS = 256
+_TEXT_CACHE = 10_000  # whole texts kept (as HF's Unigram keeps them)
+_INF, _NEG_INF = float("inf"), float("-inf")
 
 
 def f32(x: float) -> float:
@@ -42,6 +45,14 @@ def f32(x: float) -> float:
         return _F32.unpack(_F32.pack(x))[0]
     except OverflowError:  # beyond float32's range: sentencepiece's float would hold an infinity
         return float("inf") if x > 0 else float("-inf")
+
+
+def f32_all(values: list[float]) -> list[float]:
+    """``[f32(x) for x in values]``, packed in one go. ``f32_all([0.1, 1e39]) == [f32(0.1), float("inf")]``."""
+    try:
+        return list(struct.unpack(f"<{len(values)}f", struct.pack(f"<{len(values)}f", *values)))
+    except OverflowError:
+        return [f32(x) for x in values]
 
 
 # The sentence cut before each "▁" (a piece never holds "▁" past its start when split_at_space).
@@ -59,20 +70,42 @@ class SentencePieceUnigram(Unigram):
     def __init__(self, vocab, *, unk_id=None, byte_fallback=False, matchable=None, user_defined=(),
                  split_at_space=False):
         super().__init__(vocab, unk_id=unk_id, byte_fallback=byte_fallback)
+        self._init_sentencepiece(matchable, user_defined, split_at_space)
+
+    @classmethod
+    def from_columns(cls, texts: list[str], scores: list[float], *, unk_id: int | None, byte_fallback: bool = False,
+                     matchable=None, user_defined=(), split_at_space: bool = False) -> "SentencePieceUnigram":
+        """The model a ``.model`` file's pieces make, without ``Unigram``'s per-entry checks: the
+        loader's columns are strings and floats by construction and ``unk_id`` one of their ids.
+        Same object as ``cls(list(zip(texts, scores)), ...)`` (``tests/engine/test_sentencepiece_load.py``)."""
+        model = cls.__new__(cls)
+        Unigram.__init__(model, (), byte_fallback=byte_fallback)
+        model.vocab = list(zip(texts, scores))
+        model.unk_id = unk_id
+        model.unk_token = texts[unk_id] if unk_id is not None else None
+        model._ids = dict(zip(texts, range(len(texts))))  # a repeated piece maps to its last id, as HF
+        model.min_score = min([s for s in scores if s == s], default=0.0)  # NaN scores left out
+        model.unk_score = model.min_score - UNK_PENALTY
+        model._unk_marker = unk_id if unk_id is not None else -1
+        model._init_sentencepiece(matchable, user_defined, split_at_space)
+        return model
+
+    def _init_sentencepiece(self, matchable, user_defined, split_at_space) -> None:
         n = len(self.vocab)
         self.matchable = sorted(set(range(n) if matchable is None else matchable))
         self.user_defined = sorted(set(user_defined))
         self.split_at_space = bool(split_at_space)
         ud = self._ud = frozenset(self.user_defined)
-        normal = [f32(self.vocab[i][1]) for i in self.matchable if i not in ud]
+        scores = f32_all([self.vocab[i][1] for i in self.matchable])
+        normal = [s for i, s in zip(self.matchable, scores) if i not in ud] if ud else scores
         min_score = min(normal, default=self.min_score)
         max_score = max([_FLT_MIN, *normal])
         self.unk_score = f32(min_score - 10.0)
         # Score per id as sentencepiece adds it: float32, or a double for user-defined pieces.
-        self._sp_scores = {i: f32(self.vocab[i][1]) for i in self.matchable}
+        self._sp_scores = dict(zip(self.matchable, scores))
         for i in ud:
             self._sp_scores[i] = f32(len(self.vocab[i][0].encode("utf-8")) * max_score) - 0.1
-        self._magnitude = max((abs(s) for s in self._sp_scores.values()), default=0.0) + abs(self.unk_score)
+        self._magnitude = max(map(abs, self._sp_scores.values()), default=0.0) + abs(self.unk_score)
         self._words: dict[str, tuple] = {}
 
     def _prefix_map(self) -> dict[str, int]:
@@ -88,24 +121,62 @@ class SentencePieceUnigram(Unigram):
         return self._prefixes
 
     # ------------------------------------------------------------------ sentencepiece's Viterbi
+    def tokenize(self, text: str):
+        """Viterbi tokens as sentencepiece finds them. With ``split_at_space`` and ``"▁"`` a piece, an
+        unknown run never crosses a word (each word but the first starts with ``"▁"``, which never
+        takes an unknown node), so each word's tokens are its own, kept with its cache entry."""
+        if not (self.split_at_space and self._space_is_piece()):
+            return super().tokenize(text)
+        if not text:
+            return []
+        hit = self._cache.get(text)
+        if hit is not None:
+            return list(hit)
+        out: list = []
+        shifted = self._shifted
+        for a, word, segs, toks in self._word_runs(text):
+            if toks is None:
+                toks = self._emit(word, segs)
+            out.extend(shifted(toks, a) if a else toks)
+        if len(text) < _MAX_CACHED_CHARS and len(self._cache) < _TEXT_CACHE:
+            self._cache[text] = out
+        return list(out)
+
+    def _shifted(self, toks: list, a: int) -> list:
+        if self.byte_fallback:  # byte tokens carry a fifth field
+            return [(t[0], t[1], t[2] + a, t[3] + a, *t[4:]) for t in toks]
+        return [(i, t, s + a, e + a) for i, t, s, e in toks]
+
+    def _space_is_piece(self) -> bool:
+        return self._prefix_map().get(SPACE_SYMBOL, -1) >= 0
+
     def _viterbi_segments(self, text: str) -> list[tuple[int, int, int]]:
         if not self.split_at_space:
             return self._word_f32(text, 0.0)[0]
         segs: list[tuple[int, int, int]] = []
+        for a, _word, word_segs, _toks in self._word_runs(text):
+            segs.extend([(s + a, e + a, i) for s, e, i in word_segs] if a else word_segs)
+        return segs
+
+    def _word_runs(self, text: str) -> list[tuple[int, str, list, list | None]]:
+        """``(start, word, segments, tokens or None)`` per word of ``text`` cut before each ``"▁"``;
+        tokens (relative to the word) are ``None`` when the word had to be found again in float32."""
+        runs = []
         base = 0.0  # sentencepiece's float32 running score, exact up to the words in ``pending``
         approx = 0.0  # the running score in double precision, enough to size the rounding
         pending: list[list] = []
-        for m in _WORDS.finditer(text):
-            a = m.start()
-            word = m.group()
-            entry = self._words.get(word)
+        cache = self._words
+        a = 0
+        for word in _WORDS.findall(text):
+            entry = cache.get(word)
             if entry is None:
-                entry = self._word_exact(word)
-                if len(word) < _MAX_CACHED_CHARS and len(self._words) < _WORD_CACHE:
-                    self._words[word] = entry
-            word_segs, margin, score = entry
-            # Every path score carries at most len(word) + 1 float32 roundings at this magnitude.
-            if margin > 4.0 * (len(word) + 1) * _U * (abs(approx) + (len(word) + 1) * self._magnitude):
+                entry = self._word_entry(word)
+                if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
+                    cache[word] = entry
+            word_segs, limit, score, toks = entry
+            # Every path score carries at most len(word) + 1 float32 roundings at this magnitude:
+            # the word's decisions stand when its margin is wider (``limit``, see _word_entry).
+            if abs(approx) < limit:
                 pending.append(word_segs)
                 approx += score
             else:
@@ -113,11 +184,20 @@ class SentencePieceUnigram(Unigram):
                 pending.clear()
                 word_segs, base = self._word_f32(word, base)
                 approx = base
-            if a:
-                segs.extend([(s + a, e + a, i) for s, e, i in word_segs])
-            else:
-                segs.extend(word_segs)
-        return segs
+                toks = None
+            runs.append((a, word, word_segs, toks))
+            a += len(word)
+        return runs
+
+    def _word_entry(self, word: str) -> tuple[list, float, float, list]:
+        """A word's cache entry: exact segments, the largest running score (in magnitude) at which
+        its decisions survive float32 rounding, its score and its tokens. The condition is
+        ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``, solved for
+        ``|running|`` once per word rather than per occurrence."""
+        segs, margin, score = self._word_exact(word)
+        k = len(word) + 1
+        limit = margin / (4.0 * k * _U) - k * self._magnitude
+        return segs, limit, score, self._emit(word, segs)
 
     def _replay(self, base: float, words: list[list]) -> float:
         """The float32 running score after ``words``' segments, node by node as sentencepiece stores it."""
@@ -145,25 +225,51 @@ class SentencePieceUnigram(Unigram):
             yield start + 1, self._unk_marker, self.unk_score
 
     def _word_exact(self, text: str) -> tuple[list, float, float]:
-        """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie), the score."""
-        pref = self._prefix_map()
+        """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie), the score.
+
+        The candidates of ``_candidates`` inline: a position's unknown node (only where no
+        one-character piece starts) is offered first, which changes nothing as no other
+        candidate from that position ends where it does."""
+        get = self._prefix_map().get
+        scores = self._sp_scores
+        unk_score, unk = self.unk_score, self._unk_marker
         n = len(text)
         best = [0.0] * (n + 1)
-        second = [float("-inf")] * (n + 1)
+        second = [_NEG_INF] * (n + 1)
         from_ = [-1] * (n + 1)
         ids = [0] * (n + 1)
         for start in range(n):
             base = best[start]
-            for stop, id_, score in self._candidates(text, start, pref):
-                cand = score + base
+            stop = start + 1
+            id_ = get(text[start])
+            if id_ is None or id_ < 0:
+                cand = unk_score + base
                 if from_[stop] < 0:
-                    best[stop], from_[stop], ids[stop] = cand, start, id_
+                    best[stop], from_[stop], ids[stop] = cand, start, unk
                 elif cand > best[stop]:
                     second[stop] = best[stop]
-                    best[stop], from_[stop], ids[stop] = cand, start, id_
+                    best[stop], from_[stop], ids[stop] = cand, start, unk
                 elif cand > second[stop]:
                     second[stop] = cand
-        margin = min((best[p] - second[p] for p in range(1, n + 1)), default=float("inf"))
+                if id_ is None:
+                    continue
+            while True:
+                if id_ >= 0:
+                    cand = scores[id_] + base
+                    if from_[stop] < 0:
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
+                    elif cand > best[stop]:
+                        second[stop] = best[stop]
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
+                    elif cand > second[stop]:
+                        second[stop] = cand
+                stop += 1
+                if stop > n:
+                    break
+                id_ = get(text[start:stop])
+                if id_ is None:
+                    break
+        margin = min(map(sub, best[1:], second[1:]), default=_INF)
         return backtrack(from_, ids, n), margin, best[n]
 
     def _word_f32(self, text: str, base: float) -> tuple[list, float]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 import regex
 
@@ -37,11 +37,12 @@ _GRAPHEME = regex.compile(r"\X")
 _NON_ASCII_WINDOWS = regex.compile(r"(?:[\x00-\x7f]?[^\x00-\x7f]+)+[\x00-\x7f]?")
 _NON_ASCII_RUNS = regex.compile(r"[^\x00-\x7f]+")
 _MAX_RULE_BYTES = 256
+_UTF8: dict[str, bytes] = {}  # characters met by longest_rule, as UTF-8 (bounded)
 _WINDOW = 16  # characters looked at for the longest rule (nmt_nfkc rules span at most 4)
 
 
-def split_charsmap(blob: bytes) -> tuple[tuple[int, ...], bytes]:
-    """The trie units and the replacement strings. ``split_charsmap(b"\\4\\0\\0\\0\\1\\0\\0\\0ab") == ((1,), b"ab")``."""
+def _trie_size(blob: bytes) -> int:
+    """The trie's size in bytes from the blob's header, checked against the blob. ``_trie_size(b"\\4\\0\\0\\0\\1\\0\\0\\0") == 4``."""
     if len(blob) <= 4:
         raise ConfigurationError("precompiled_charsmap is too short to hold a trie; pass sentencepiece's blob unchanged")
     (size,) = struct.unpack_from("<I", blob)
@@ -50,8 +51,24 @@ def split_charsmap(blob: bytes) -> tuple[tuple[int, ...], bytes]:
             f"precompiled_charsmap says its trie has {size} bytes but the blob has {len(blob) - 4} after the header; "
             "the blob is truncated or not a sentencepiece charsmap"
         )
+    return size
+
+
+def split_charsmap(blob: bytes) -> tuple[tuple[int, ...], bytes]:
+    """The trie units and the replacement strings. ``split_charsmap(b"\\4\\0\\0\\0\\1\\0\\0\\0ab") == ((1,), b"ab")``."""
+    size = _trie_size(blob)
     units = struct.unpack_from(f"<{size // 4}I", blob, 4)
     return units, blob[4 + size :]
+
+
+class _Tables(NamedTuple):
+    """What ``Precompiled`` looks rules up in, built on first use (loading a model needs none of it)."""
+
+    units: tuple[int, ...]  # the trie
+    strings: bytes  # the replacements, NUL-ended
+    ascii_sources: dict[str, str]  # every rule whose source is all ASCII
+    ascii_rx: object  # those sources, longest first, as one pattern (None without any)
+    ascii_firsts: frozenset[str]  # ASCII characters some rule starts with
 
 
 def _offset(unit: int) -> int:
@@ -93,6 +110,41 @@ def charsmap_rules(blob: bytes) -> dict[str, str]:
     return rules
 
 
+def _replacement(strings: bytes, unit: int) -> str:
+    """The replacement a leaf's value unit points at. ``_replacement(b"ab\\0c", 0) == "ab"``."""
+    start = unit & 0x7FFFFFFF
+    stop = strings.find(b"\0", start)
+    return strings[start : stop if stop >= 0 else len(strings)].decode("utf-8", "replace")
+
+
+def _ascii_source_rules(units, strings: bytes) -> dict[str, str]:
+    """Every rule whose source is pure ASCII, ``{source: replacement}`` (a walk over ASCII labels only)."""
+    found: dict[str, str] = {}
+    stack = [(_offset(units[0]), b"")] if units else []
+    size = len(units)
+    while stack:
+        base, path = stack.pop()
+        if len(path) >= _WINDOW:
+            continue
+        for c in range(1, 128):
+            i = base ^ c
+            if i < size and units[i] & 0x800000FF == c:
+                child = i ^ _offset(units[i])
+                if (units[i] >> 8) & 1 and child < size:
+                    found[(path + bytes([c])).decode("ascii")] = _replacement(strings, units[child])
+                stack.append((child, path + bytes([c])))
+    return found
+
+
+_LAST_CHANGES: tuple = ((None, None, None), None, None)  # (normalizer key, text, rule matches)
+_MEMO_CHARS = 1 << 16
+
+
+def _remember(key: tuple, text: str, changes: list) -> None:
+    global _LAST_CHANGES
+    _LAST_CHANGES = (key, text, tuple(changes))  # one tuple: a reader sees all of it or none
+
+
 @register("normalizer")
 class Precompiled(Normalizer):
     """Sentencepiece's compiled normalization rules (``nmt_nfkc`` and friends).
@@ -120,48 +172,50 @@ class Precompiled(Normalizer):
         for sym in self.protected:  # longest first, as sentencepiece's prefix matcher
             self._protected_by_first.setdefault(sym[0], []).append(sym)
         if self.precompiled_charsmap:
-            self._units, self._strings = split_charsmap(self.precompiled_charsmap)
-        else:
-            self._units, self._strings = (), b""
-        # The rules whose source is pure ASCII (controls to spaces in nmt_nfkc): if none, ASCII
-        # text passes untouched; else far from any non-ASCII character only they can apply.
-        self._ascii_sources = self._ascii_source_rules()
-        self._ascii_rules = bool(self._ascii_sources)
-        self._ascii_rx = regex.compile("|".join(
-            map(regex.escape, sorted(self._ascii_sources, key=len, reverse=True)))) if self._ascii_rules else None
-        root = _offset(self._units[0]) if self._units else 0
-        self._ascii_firsts = frozenset(
-            chr(c) for c in range(1, 128) if (root ^ c) < len(self._units) and self._units[root ^ c] & 0x800000FF == c
-        )
+            _trie_size(self.precompiled_charsmap)  # a bad blob fails here, not at the first encode
+        self._built: _Tables | None = None
+        self._no_rule: set[str] = set()  # characters no rule starts with (longest_rule), found on the way
         self._cache: dict[str, list[tuple[int, str]]] = {}
 
-    def _ascii_source_rules(self) -> dict[str, str]:
-        """Every rule whose source is pure ASCII, ``{source: replacement}`` (a walk over ASCII labels only)."""
-        units = self._units
-        found: dict[str, str] = {}
-        stack = [(_offset(units[0]), b"")] if units else []
-        while stack:
-            base, path = stack.pop()
-            for c in range(1, 128):
-                i = base ^ c
-                if i < len(units) and units[i] & 0x800000FF == c and len(path) < _WINDOW:
-                    child = i ^ _offset(units[i])
-                    if (units[i] >> 8) & 1 and child < len(units):
-                        found[(path + bytes([c])).decode("ascii")] = self._replacement(units[child])
-                    stack.append((child, path + bytes([c])))
-        return found
+    def __getstate__(self) -> dict:
+        # Copies (the fast lane keeps one) and pickles rebuild the tables and caches on first use:
+        # copying a trie of 60,000 units item by item costs far more than reading it again.
+        state = super().__getstate__()
+        state.update(_built=None, _cache={}, _no_rule=set())
+        return state
 
-    def _replacement(self, unit: int) -> str:
-        start = unit & 0x7FFFFFFF
-        stop = self._strings.find(b"\0", start)
-        return self._strings[start : stop if stop >= 0 else len(self._strings)].decode("utf-8", "replace")
+    def _tables(self) -> _Tables:
+        # Built on first use; two threads racing here build equal tables and either one is kept.
+        tables = self._built
+        if tables is None:
+            tables = self._built = self._build_tables()
+        return tables
+
+    def _build_tables(self) -> _Tables:
+        blob = self.precompiled_charsmap
+        units, strings = split_charsmap(blob) if blob else ((), b"")
+        sources = _ascii_source_rules(units, strings)
+        rx = regex.compile("|".join(map(regex.escape, sorted(sources, key=len, reverse=True)))) if sources else None
+        root = _offset(units[0]) if units else 0
+        firsts = frozenset(chr(c) for c in range(1, 128) if (root ^ c) < len(units) and units[root ^ c] & 0x800000FF == c)
+        return _Tables(units, strings, sources, rx, firsts)
+
+    @property
+    def _units(self) -> tuple[int, ...]:
+        return self._tables().units
+
+    @property
+    def _ascii_rules(self) -> bool:
+        """Whether some rule's source is all ASCII (controls to spaces in nmt_nfkc): if none, ASCII
+        text passes untouched; else far from any non-ASCII character only those rules can apply."""
+        return bool(self._tables().ascii_sources)
 
     def prefix_rules(self, key: str, *, cache: bool = True) -> list[tuple[int, str]]:
         """Rules whose source is a prefix of ``key``, shortest first, as ``(source length in chars, replacement)``."""
         hit = self._cache.get(key) if cache else None
         if hit is not None:
             return hit
-        units = self._units
+        units, strings = self._tables()[:2]
         found: list[tuple[int, str]] = []
         data = key.encode("utf-8", "surrogatepass")
         ends = {}
@@ -177,7 +231,7 @@ class Precompiled(Normalizer):
             unit = units[node]
             node ^= _offset(unit)
             if (unit >> 8) & 1 and depth in ends and node < len(units):
-                found.append((ends[depth], self._replacement(units[node])))
+                found.append((ends[depth], _replacement(strings, units[node])))
         if cache:
             if len(self._cache) > 65536:
                 self._cache.clear()
@@ -186,7 +240,7 @@ class Precompiled(Normalizer):
 
     def _hf_pieces(self, text: str) -> list[tuple[str, int, int]]:
         pieces: list[tuple[str, int, int]] = []
-        if self._ascii_rules:
+        if self._tables().ascii_sources:
             self._hf_window(text, 0, len(text), pieces)
         else:
             # Only clusters holding a non-ASCII character can match. Such a cluster starts at most one
@@ -196,10 +250,11 @@ class Precompiled(Normalizer):
         return pieces
 
     def _hf_window(self, text: str, start: int, stop: int, pieces: list) -> None:
+        ascii_rules = bool(self._tables().ascii_sources)
         for m in _GRAPHEME.finditer(text, start, stop):
             s, e = m.span()
             cluster = m.group()
-            if cluster.isascii() and not self._ascii_rules:
+            if cluster.isascii() and not ascii_rules:
                 continue
             if len(cluster.encode("utf-8", "surrogatepass")) < 6:
                 hits = self.prefix_rules(cluster)
@@ -220,7 +275,8 @@ class Precompiled(Normalizer):
         # what the scan would; a match that runs past a stretch moves the next one's start.
         pieces: list[tuple[str, int, int]] = []
         i = 0
-        rx, sources = self._ascii_rx, self._ascii_sources
+        tables = self._tables()
+        rx, sources = tables.ascii_rx, tables.ascii_sources
         for m in _NON_ASCII_RUNS.finditer(text):
             limit = m.start() - _WINDOW + 1
             if rx is not None and i < limit:
@@ -250,30 +306,83 @@ class Precompiled(Normalizer):
     def _spm_scan(self, text: str, i: int, n: int, pieces: list) -> int:
         """sentencepiece's longest-rule scan from position ``i`` while below ``n``; returns where it stopped."""
         protected = self._protected_by_first
+        firsts = self._tables().ascii_firsts
+        longest, no_rule = self.longest_rule, self._no_rule
         while i < n:
             if protected:
                 sym = next((p for p in protected.get(text[i], ()) if text.startswith(p, i)), None)
                 if sym is not None:
                     i += len(sym)
                     continue
-            if text[i] < "\x80" and text[i] not in self._ascii_firsts:
+            ch = text[i]
+            if (ch < "\x80" and ch not in firsts) or ch in no_rule:
                 i += 1
                 continue
-            hits = self.prefix_rules(text[i : i + _WINDOW], cache=False)
-            if hits:
-                k, new = hits[-1]
+            hit = longest(text, i)
+            if hit is not None:
+                k, new = hit
                 pieces.append((new, i, i + k))
                 i += k
             else:
                 i += 1
         return i
 
+    def longest_rule(self, text: str, i: int) -> tuple[int, str] | None:
+        """The longest rule whose source starts ``text`` at ``i`` (within ``_WINDOW`` characters), as
+        ``(source length in chars, replacement)``: ``prefix_rules(text[i:i + 16])[-1]`` walking the
+        trie one character at a time and stopping where it ends, or ``None``."""
+        if i >= len(text):
+            return None
+        first = text[i]
+        if first in self._no_rule:  # most characters start no rule: known after their first walk
+            return None
+        units, strings = self._tables()[:2]
+        if not units:
+            return None
+        size = len(units)
+        node = _offset(units[0])
+        best = None
+        utf8 = _UTF8
+        for k, ch in enumerate(text[i : i + _WINDOW], 1):
+            data = utf8.get(ch)
+            if data is None:
+                data = ch.encode("utf-8", "surrogatepass")
+                if len(utf8) < 100_000:
+                    utf8[ch] = data
+            for byte in data:
+                node ^= byte
+                if not byte or node >= size:
+                    break
+                unit = units[node]
+                if unit & 0x800000FF != byte:
+                    break
+                node ^= (unit >> 10) << ((unit & 512) >> 6)  # _offset(unit), inline
+            else:
+                if (unit >> 8) & 1 and node < size:
+                    best = (k, _replacement(strings, units[node]))
+                continue
+            if k == 1 and len(self._no_rule) < 100_000:
+                self._no_rule.add(first)
+            return best
+        return best
+
     def _pieces(self, text: str) -> list[tuple[str, int, int]] | None:
         """``text`` as ``rebuild`` pieces, each rule's output in place of its source, or ``None``
         when no rule can apply."""
-        if not self._units or (text.isascii() and not self._ascii_rules):
+        tables = self._tables()
+        if not tables.units or (text.isascii() and not tables.ascii_sources):
             return None
-        changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
+        # The fast lane asks for a text's view at encode time and (from a copy of this normalizer,
+        # which shares the blob) for its alignment when the result is read: the last text's rule
+        # matches are kept once, module-wide, keyed by the blob itself.
+        key = (self.precompiled_charsmap, self.sentencepiece_semantics, self.protected)
+        last = _LAST_CHANGES
+        if last[1] == text and last[0][0] is key[0] and last[0][1:] == key[1:]:
+            changes = last[2]
+        else:
+            changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
+            if len(text) <= _MEMO_CHARS:  # a long document's matches are not kept alive
+                _remember(key, text, changes)
         pieces, pos = [], 0
         for new, s, e in changes:
             if s > pos:
