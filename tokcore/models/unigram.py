@@ -168,9 +168,15 @@ class Unigram(Model):
         while stop > 0:
             start = from_[stop]
             id_ = ids[stop]
-            if id_ == marker:  # unknown runs fuse: let _emit take the whole path
+            if id_ != marker:
+                out.append((id_, text[start:stop], start, stop))
+            elif self.byte_fallback or self.unk_id is None:  # bytes or an error: _emit's business
                 return self._emit(text, backtrack(from_, ids, len(text)))
-            out.append((id_, text[start:stop], start, stop))
+            else:  # a run of unknown nodes is one token, its id by its text (HF's fuse_unk)
+                while start > 0 and ids[start] == marker:
+                    start = from_[start]
+                piece = text[start:stop]
+                out.append((self._ids.get(piece, marker), piece, start, stop))
             stop = start
         out.reverse()
         return out
