@@ -15,6 +15,8 @@ Left out: normalization (done before) and the model.
 
 from __future__ import annotations
 
+import re
+
 import regex
 
 from ..core.components import Piece, PreTokenizer, StageSequence, register
@@ -46,6 +48,9 @@ __all__ = [
 _NON_SPACE_RE = regex.compile(r"\S+")
 _WORDS_OR_SYMBOLS_RE = regex.compile(r"\w+|[^\w\s]+")
 _BERT_RE = regex.compile(rf"[{PUNCT_CLASS}]|[^\s{PUNCT_CLASS}]+")
+# _BERT_RE for the class view (pure ASCII; White_Space there is \t-\r and " "): the standard
+# library's engine, no timeout needed for a pattern without backtracking.
+_ASCII_BERT_RE = re.compile(rf"[{PUNCT_CLASS}]|[^\t-\r {PUNCT_CLASS}]+")
 _ASCII_PUNCT = frozenset(c for c in map(chr, range(128)) if regex.fullmatch(f"[{PUNCT_CLASS}]", c))
 
 
@@ -102,7 +107,8 @@ class BertPreTokenizer(PreTokenizer):
         if view[-1:] in _ASCII_PUNCT and view[:-1].isalnum():  # a word and one mark after it ("said,")
             n = len(text) - 1
             return [piece.sub(0, n), piece.sub(n, n + 1)]
-        return pieces_of_matches(piece, _BERT_RE, PUNCT_CLASSES)
+        sub = piece.sub
+        return [sub(*m.span()) for m in _ASCII_BERT_RE.finditer(view)]
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         # The word loop hands over one piece at a time.
