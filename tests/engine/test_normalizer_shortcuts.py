@@ -97,3 +97,14 @@ def test_bert_normalizer_equals_its_steps_and_hf_text(text, lowercase, strip):
     assert ns.normalized == ref.normalized and ns.alignments() == ref.alignments()
     hf = tokenizers.normalizers.BertNormalizer(lowercase=lowercase, strip_accents=strip)
     assert ns.normalized == hf.normalize_str(text)
+
+
+def test_tables_past_their_capacity_still_answer(monkeypatch):
+    import tokcore.normalizers.unicode_pieces as up
+
+    monkeypatch.setattr(up, "TABLE_CAPACITY", 0)
+    monkeypatch.setattr(n, "TABLE_CAPACITY", 0)
+    table = up._Decomposed("NFD")
+    assert "aé".translate(table) == "ae\u0301" and len(table) == 0
+    marks = n._Marks(is_mark)
+    assert "a\u0301".translate(marks) == "01" and len(marks) == 0

@@ -23,7 +23,7 @@ from ..core.normalized import NormalizedString
 from ..text.onig_regex import compile_onig, find_matches
 from ..text.unicode_tables import WHITE_SPACE, is_bert_control, is_mark, is_nonspacing_mark
 from .precompiled import Precompiled
-from .unicode_pieces import normalize_pieces, rebuild_whole
+from .unicode_pieces import TABLE_CAPACITY, normalize_pieces, rebuild_whole
 
 __all__ = [
     "NFC", "NFD", "NFKC", "NFKD", "AsciiPolicy", "BertNormalizer", "ByteLevel", "Lowercase", "Nmt",
@@ -135,7 +135,9 @@ class _Marks(dict):
         self.test = test
 
     def __missing__(self, cp: int) -> str:
-        out = self[cp] = "1" if self.test(chr(cp)) else "0"
+        out = "1" if self.test(chr(cp)) else "0"
+        if len(self) < TABLE_CAPACITY:  # text running through all of Unicode keeps no table of it
+            self[cp] = out
         return out
 
 

@@ -145,7 +145,9 @@ class _Decomposed(dict):
         self.form = form
 
     def __missing__(self, cp: int) -> str:
-        out = self[cp] = _norm(self.form, chr(cp))
+        out = _norm(self.form, chr(cp))
+        if len(self) < TABLE_CAPACITY:  # text running through all of Unicode keeps no table of it
+            self[cp] = out
         return out
 
 
@@ -157,10 +159,13 @@ class _Changed(dict):
         self.decomposed = decomposed
 
     def __missing__(self, cp: int) -> str:
-        out = self[cp] = "1" if self.decomposed[cp] != chr(cp) else "0"
+        out = "1" if self.decomposed[cp] != chr(cp) else "0"
+        if len(self) < TABLE_CAPACITY:
+            self[cp] = out
         return out
 
 
+TABLE_CAPACITY = 1 << 16  # code points kept per table; others are worked out on each sight
 _PER_CHAR = {form: _Decomposed(form) for form in ("NFD", "NFKD")}
 _CHANGED = {form: _Changed(table) for form, table in _PER_CHAR.items()}
 _ONE = re.compile("1")
