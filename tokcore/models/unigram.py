@@ -88,6 +88,10 @@ class Unigram(Model):
         self.unk_score = self.min_score - UNK_PENALTY
         self._unk_marker = unk_id if unk_id is not None else -1
         self._prefixes: Optional[dict[str, int]] = None
+        self._scores = [score for _, score in entries]
+        self._unique = len(self._ids) == len(entries)
+        # Plain HF Unigram with one id per piece: tokens straight off the best path (_best_tokens).
+        self._fused = self._unique and type(self)._viterbi_segments is Unigram._viterbi_segments
         self._cache: dict[str, list] = {}
 
     # ------------------------------------------------------------------ vocabulary
@@ -143,46 +147,89 @@ class Unigram(Model):
         hit = self._cache.get(text)
         if hit is not None:
             return list(hit)
-        out = self._emit(text, self._viterbi_segments(text))
+        out = self._best_tokens(text) if self._fused else self._emit(text, self._viterbi_segments(text))
         if len(text) < _CACHE_MAX_CHARS and len(self._cache) < _CACHE_CAPACITY:
             self._cache[text] = out
         return list(out)
 
     def _viterbi_segments(self, text: str) -> list[tuple[int, int, int]]:
+        from_, ids = self._forward(text)
+        return backtrack(from_, ids, len(text))
+
+    def _best_tokens(self, text: str) -> list:
+        """``_emit(text, _viterbi_segments(text))`` in one walk back when every piece has one id.
+
+        ``Unigram([("<unk>", 0.0), ("a", -1.0)], unk_id=0)._best_tokens("aa") == [(1, "a", 0, 1), (1, "a", 1, 2)]``.
+        """
+        from_, ids = self._forward(text)
+        marker = self._unk_marker
+        out = []
+        stop = len(text)
+        while stop > 0:
+            start = from_[stop]
+            id_ = ids[stop]
+            if id_ != marker:
+                out.append((id_, text[start:stop], start, stop))
+            elif self.byte_fallback or self.unk_id is None:  # bytes or an error: _emit's business
+                return self._emit(text, backtrack(from_, ids, len(text)))
+            else:  # a run of unknown nodes is one token, its id by its text (HF's fuse_unk)
+                while start > 0 and ids[start] == marker:
+                    start = from_[start]
+                piece = text[start:stop]
+                out.append((self._ids.get(piece, marker), piece, start, stop))
+            stop = start
+        out.reverse()
+        return out
+
+    def _forward(self, text: str) -> tuple[list[int], list[int]]:
+        """Per end position, the start and id of the best path's last node (Viterbi's forward pass)."""
         # HF's encode_optimized: one best (score, start, id) per end position, filled left to
         # right; a later candidate replaces only a strictly better one (earliest start wins ties).
+        # ``best`` starts at -inf so that the first candidate at a position usually wins on the
+        # score test alone; ``from_[stop] < 0`` still takes any first one (a NaN or -inf score).
         pref = self._prefix_map()
-        vocab = self.vocab
+        scores = self._scores
         n = len(text)
-        best = [0.0] * (n + 1)
+        best = [NEG_INF] * (n + 1)
+        best[0] = 0.0
         from_ = [-1] * (n + 1)
         ids = [0] * (n + 1)
         unk_marker, unk_score = self._unk_marker, self.unk_score
+        get = pref.get
         for start in range(n):
             base = best[start]
-            single = False
             stop = start + 1
+            id_ = get(text[start])
+            if id_ is None:  # no piece starts with this character: an unknown node, nothing longer
+                cand = unk_score + base
+                if cand > best[stop] or from_[stop] < 0:
+                    best[stop], from_[stop], ids[stop] = cand, start, unk_marker
+                continue
+            if id_ >= 0:
+                cand = scores[id_] + base
+                if cand > best[stop] or from_[stop] < 0:
+                    best[stop], from_[stop], ids[stop] = cand, start, id_
+            else:  # no one-character piece, but longer ones may start here
+                cand = unk_score + base
+                if cand > best[stop] or from_[stop] < 0:
+                    best[stop], from_[stop], ids[stop] = cand, start, unk_marker
+            stop += 1
             while stop <= n:
-                id_ = pref.get(text[start:stop])
+                id_ = get(text[start:stop])
                 if id_ is None:
                     break
                 if id_ >= 0:
-                    cand = vocab[id_][1] + base
-                    if from_[stop] < 0 or cand > best[stop]:
+                    cand = scores[id_] + base
+                    if cand > best[stop] or from_[stop] < 0:
                         best[stop], from_[stop], ids[stop] = cand, start, id_
-                    if stop == start + 1:
-                        single = True
                 stop += 1
-            if not single:
-                cand = unk_score + base
-                if from_[start + 1] < 0 or cand > best[start + 1]:
-                    best[start + 1], from_[start + 1], ids[start + 1] = cand, start, unk_marker
-        return backtrack(from_, ids, n)
+        return from_, ids
 
     def _emit(self, text: str, segs) -> list:
         """Model tokens of ``(start, stop, id)`` segments: unknowns fused, ids by text, bytes on fallback."""
         out: list = []
         marker = self._unk_marker
+        ids = None if self._unique else self._ids  # every piece has one id: the segment's is it
         run_start = -1
         for start, stop, id_ in segs:
             if id_ == marker:
@@ -192,7 +239,8 @@ class Unigram(Model):
             if run_start >= 0:
                 self._emit_unknown(text, run_start, start, out)
                 run_start = -1
-            out.append((self._ids[text[start:stop]], text[start:stop], start, stop))
+            piece = text[start:stop]
+            out.append((id_ if ids is None else ids[piece], piece, start, stop))
         if run_start >= 0:
             self._emit_unknown(text, run_start, len(text), out)
         return out

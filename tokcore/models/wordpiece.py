@@ -53,12 +53,17 @@ class WordPiece(VocabModel):
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
         self._inverse = {i: t for t, i in self.vocab.items()}
-        prefix = continuing_subword_prefix
-        # Longest candidate worth trying at a word start / after it: no longer substring can be in
-        # the vocabulary, so starting the search there gives HF's result with far fewer lookups.
-        self._max_first = max((len(t) for t in self.vocab), default=0)
-        self._max_next = max((len(t) - len(prefix) for t in self.vocab if t.startswith(prefix)), default=0)
+        self._index_lengths()
         self._cache: dict[str, tuple] = {}
+
+    def __setattr__(self, name: str, value) -> None:
+        super().__setattr__(name, value)
+        # An option set after construction: the length index and the word cache follow it.
+        if name[0] != "_" and "_cache" in self.__dict__:
+            if name == "vocab":
+                self._inverse = {i: t for t, i in value.items()}
+            self._index_lengths()
+            self._cache = {}
 
     # ------------------------------------------------------------------ encoding
     def tokenize(self, text: str):
@@ -80,30 +85,72 @@ class WordPiece(VocabModel):
             )
         return ((id_, self.unk_token, 0, len(word)),)
 
+    def _index_lengths(self) -> None:
+        # Per character, the longest entry starting with it (``_firsts``) and the longest
+        # continuation starting with it after the prefix (``_nexts``; the continuations, prefix
+        # removed, in ``_cont``): no longer substring there can be in the vocabulary, so the search
+        # starts at that length. A script the vocabulary barely covers then costs one or two
+        # lookups per character instead of one per remaining length.
+        prefix = self.continuing_subword_prefix
+        lp = len(prefix)
+        firsts: dict[str, int] = {}
+        nexts: dict[str, int] = {}
+        cont: dict[str, int] = {}
+        for t, i in self.vocab.items():
+            if not t:
+                continue
+            n = len(t)
+            if firsts.get(t[0], 0) < n:
+                firsts[t[0]] = n
+            if n > lp and t.startswith(prefix):
+                cont[t[lp:]] = i
+                if nexts.get(t[lp], 0) < n - lp:
+                    nexts[t[lp]] = n - lp
+        self._firsts, self._nexts, self._cont = firsts, nexts, cont
+
     def _split(self, word: str) -> tuple:
+        """HF's greedy longest match, trying at each position only lengths the vocabulary has there.
+
+        ``WordPiece({"a": 0, "##bc": 1})._split("abc") == ((0, "a", 0, 1), (1, "##bc", 1, 3))``.
+        """
         n = len(word)
         if not n:
             return ()
         if n > self.max_input_chars_per_word:
             return self._unknown(word)
         get = self.vocab.get
+        id_ = get(word)
+        if id_ is not None:  # the whole word is an entry: the longest match there is
+            return ((id_, word, 0, n),)
+        end = self._firsts.get(word[0], 0)
+        if end >= n:
+            end = n - 1  # the whole word was just tried
+        while end:
+            id_ = get(word[:end])
+            if id_ is not None:
+                break
+            end -= 1
+        else:
+            return self._unknown(word)
+        out = [(id_, word[:end], 0, end)]
         prefix = self.continuing_subword_prefix
-        out = []
-        start = 0
-        limit = self._max_first
+        nexts = self._nexts
+        get = self._cont.get
+        start = end
         while start < n:
-            end = start + limit if start + limit < n else n
+            end = start + nexts.get(word[start], 0)
+            if end > n:
+                end = n
             while end > start:
-                sub = word[start:end] if start == 0 else prefix + word[start:end]
+                sub = word[start:end]
                 id_ = get(sub)
                 if id_ is not None:
-                    out.append((id_, sub, start, end))
+                    out.append((id_, prefix + sub, start, end))
                     break
                 end -= 1
             else:
                 return self._unknown(word)
             start = end
-            limit = self._max_next
         return tuple(out)
 
     def explain(self, word: str) -> dict:

@@ -23,7 +23,7 @@ from ..core.normalized import NormalizedString
 from ..text.onig_regex import compile_onig, find_matches
 from ..text.unicode_tables import WHITE_SPACE, is_bert_control, is_mark, is_nonspacing_mark
 from .precompiled import Precompiled
-from .unicode_pieces import normalize_pieces, rebuild_whole
+from .unicode_pieces import TABLE_CAPACITY, normalize_pieces, rebuild_whole
 
 __all__ = [
     "NFC", "NFD", "NFKC", "NFKD", "AsciiPolicy", "BertNormalizer", "ByteLevel", "Lowercase", "Nmt",
@@ -106,7 +106,13 @@ def drop_chars(ns: NormalizedString, drop, *, never_ascii: bool = False, candida
     true on (the others are not asked).
     """
     text = ns.normalized
-    if never_ascii or candidates is not None:
+    marks = _DROP_MARKS.get(drop)
+    if marks is not None:  # the answers kept per character: one C-level pass over the text
+        found = text.translate(marks)
+        if "1" not in found:
+            return ns
+        gone = [m.start() for m in _ONE.finditer(found)]
+    elif never_ascii or candidates is not None:
         found = (candidates or _NON_ASCII).finditer(text)
         gone = [m.start() for m in found if drop(m.group())]
     else:
@@ -119,6 +125,25 @@ def drop_chars(ns: NormalizedString, drop, *, never_ascii: bool = False, candida
         pos = i + 1
     pieces.append((text[pos:], pos, len(text)))
     return ns.rebuild(pieces)
+
+
+class _Marks(dict):
+    """``str.translate`` table: code point -> ``"1"`` when ``test`` holds for it, else ``"0"`` (filled on first sight)."""
+
+    def __init__(self, test):
+        super().__init__()
+        self.test = test
+
+    def __missing__(self, cp: int) -> str:
+        out = "1" if self.test(chr(cp)) else "0"
+        if len(self) < TABLE_CAPACITY:  # text running through all of Unicode keeps no table of it
+            self[cp] = out
+        return out
+
+
+# The module's own per-character predicates (a table per function, so never one per call).
+_DROP_MARKS = {f: _Marks(f) for f in (is_mark, is_nonspacing_mark, is_bert_control)}
+_ONE = regex.compile("1")
 
 
 @register("normalizer")
@@ -285,6 +310,7 @@ _CJK = regex.compile(
     "\uf900-\ufaff\U0002f800-\U0002fa1f]"
 )
 
+_CJK_MARKS = _Marks(_CJK.match)  # the class has many ranges: ask each character once
 
 # White space that is not a control: clean_text turns it into " ", one character for one.
 _SPACE_TABLE = {ord(c): " " for c in WHITE_SPACE if not is_bert_control(c)}
@@ -327,7 +353,8 @@ class BertNormalizer(Normalizer):
             ns = bert_clean_text(ns)
         if self.handle_chinese_chars and not ns.normalized.isascii():
             text = ns.normalized
-            cjk = [m.start() for m in _CJK.finditer(text)]
+            found = text.translate(_CJK_MARKS)
+            cjk = [m.start() for m in _ONE.finditer(found)] if "1" in found else None
             if cjk:
                 pieces, pos = [], 0
                 for i in cjk:

@@ -19,7 +19,10 @@ Left out: the normalizer classes (``tokcore.normalizers``).
 
 from __future__ import annotations
 
+import re
 import unicodedata
+
+import regex
 
 from ..core.normalized import NormalizedString
 from ..text.unicode_tables import NORM_INERT, parse_ranges
@@ -127,6 +130,79 @@ def normalize_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None:
         raise ValueError(f"unknown normalization form {form!r}; use one of {', '.join(FORMS)}")
     if text.isascii() or unicodedata.is_normalized(form, text):
         return None
+    if form in _PER_CHAR:
+        pieces = decomposed_pieces(form, text)
+        if pieces is not None:
+            return pieces
+    return word_pieces(form, text)
+
+
+class _Decomposed(dict):
+    """``str.translate`` table: code point -> its ``form`` decomposition alone, filled on first sight."""
+
+    def __init__(self, form: str):
+        super().__init__()
+        self.form = form
+
+    def __missing__(self, cp: int) -> str:
+        out = _norm(self.form, chr(cp))
+        if len(self) < TABLE_CAPACITY:  # text running through all of Unicode keeps no table of it
+            self[cp] = out
+        return out
+
+
+class _Changed(dict):
+    """``str.translate`` table: code point -> ``"1"`` when its decomposition differs from it, else ``"0"``."""
+
+    def __init__(self, decomposed: _Decomposed):
+        super().__init__()
+        self.decomposed = decomposed
+
+    def __missing__(self, cp: int) -> str:
+        out = "1" if self.decomposed[cp] != chr(cp) else "0"
+        if len(self) < TABLE_CAPACITY:
+            self[cp] = out
+        return out
+
+
+TABLE_CAPACITY = 1 << 16  # code points kept per table; others are worked out on each sight
+_PER_CHAR = {form: _Decomposed(form) for form in ("NFD", "NFKD")}
+_CHANGED = {form: _Changed(table) for form, table in _PER_CHAR.items()}
+_ONE = re.compile("1")
+# Runs of marks as long as this may be a segment word_pieces keeps whole (_REFINE_LIMIT).
+_LONG_MARK_RUN = regex.compile(r"\p{M}{%d,}" % (_REFINE_LIMIT - 2))
+
+
+def decomposed_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None:
+    """``word_pieces`` for NFD and NFKD when each character's decomposition alone, concatenated, is
+    the normalized text (no marks to reorder): one piece per changed character, unchanged runs
+    whole. ``None``: use ``word_pieces``.
+
+    ``decomposed_pieces("NFD", "aé") == [("a", 0, 1), ("e\\u0301", 1, 2)]``.
+    """
+    table = _PER_CHAR[form]
+    if not unicodedata.is_normalized(form, text.translate(table)) or _LONG_MARK_RUN.search(text):
+        return None
+    pieces: list[tuple[str, int, int]] = []
+    pos = 0
+    for m in _ONE.finditer(text.translate(_CHANGED[form])):
+        i = m.start()
+        if i > pos:
+            pieces.append((text[pos:i], pos, i))
+        pieces.append((table[ord(text[i])], i, i + 1))
+        pos = i + 1
+    if not pieces:
+        return None
+    if pos < len(text):
+        pieces.append((text[pos:], pos, len(text)))
+    return pieces
+
+
+def word_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None:
+    """``normalize_pieces`` for any form, word by word and segment by segment (module docstring).
+
+    ``word_pieces("NFD", "é") == [("e\\u0301", 0, 1)]``.
+    """
     # Cutting before a space is always safe, so words already in form are kept whole, cheaply.
     pieces: list[tuple[str, int, int]] = []
     pos = 0

@@ -15,6 +15,8 @@ Left out: normalization (done before) and the model.
 
 from __future__ import annotations
 
+import re
+
 import regex
 
 from ..core.components import Piece, PreTokenizer, StageSequence, register
@@ -46,6 +48,10 @@ __all__ = [
 _NON_SPACE_RE = regex.compile(r"\S+")
 _WORDS_OR_SYMBOLS_RE = regex.compile(r"\w+|[^\w\s]+")
 _BERT_RE = regex.compile(rf"[{PUNCT_CLASS}]|[^\s{PUNCT_CLASS}]+")
+# _BERT_RE for the class view (pure ASCII; White_Space there is \t-\r and " "): the standard
+# library's engine, no timeout needed for a pattern without backtracking.
+_ASCII_BERT_RE = re.compile(rf"[{PUNCT_CLASS}]|[^\t-\r {PUNCT_CLASS}]+")
+_ASCII_PUNCT = frozenset(c for c in map(chr, range(128)) if regex.fullmatch(f"[{PUNCT_CLASS}]", c))
 
 
 @register("pre_tokenizer")
@@ -94,7 +100,19 @@ class BertPreTokenizer(PreTokenizer):
     """
 
     def split_piece(self, piece: Piece) -> list[Piece]:
-        return pieces_of_matches(piece, _BERT_RE, PUNCT_CLASSES)
+        text = piece.text
+        view = text if text.isascii() else text.translate(PUNCT_CLASSES)
+        if view.isalnum():  # no space, punctuation or control: the piece is one word
+            return [piece]
+        if view[-1:] in _ASCII_PUNCT and view[:-1].isalnum():  # a word and one mark after it ("said,")
+            n = len(text) - 1
+            return [piece.sub(0, n), piece.sub(n, n + 1)]
+        sub = piece.sub
+        return [sub(*m.span()) for m in _ASCII_BERT_RE.finditer(view)]
+
+    def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
+        # The word loop hands over one piece at a time.
+        return self.split_piece(pieces[0]) if len(pieces) == 1 else super().pre_tokenize(pieces)
 
 
 @register("pre_tokenizer")
@@ -158,9 +176,13 @@ class Metaspace(PreTokenizer):
             text = rep + text
             bounds = [bounds[0], *bounds]
         piece = Piece(text, bounds)
-        if not self.split:
+        if not self.split or text.find(rep, 1) < 0:  # at most a leading replacement: one piece
             return [piece]
         return pieces_of_matches(piece, self._pieces_rx)
+
+    def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
+        # The word loop hands over one piece at a time.
+        return self.split_piece(pieces[0]) if len(pieces) == 1 else super().pre_tokenize(pieces)
 
     def to_dict(self) -> dict:
         return {
