@@ -14,6 +14,7 @@ from __future__ import annotations
 from .encoding import EncodeResult
 from .offsets import SENTINEL
 from .original_offsets import OriginalMapper
+from .spans import SpanColumn, Spans
 
 
 def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
@@ -35,20 +36,26 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
     offsets = original = None
     if return_offsets:
         spans = enc.spans
-        offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+        # Built straight from the encoding's spans: no list of tuples on the way (a long text's
+        # column is taken over as it is when nobody else holds the encoding).
+        if own and type(spans) is SpanColumn:
+            offsets = spans.freeze()
+        else:
+            offsets = Spans.from_encoding(spans)
         if mappers is None:  # built once, shared by the overflowing windows
             mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
         map_a, map_b = mappers
         if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
-            original = list(offsets)  # identity alignment: the same spans (a copy, lists are mutable)
+            original = offsets  # identity alignment: the same spans, one immutable object
         elif fast and map_b is None and 1 not in enc.sequence_ids:
-            original = map_a.map_all(spans)
+            original = _as_spans(map_a.map_all(spans))
         else:
             by_seq = {0: map_a, 1: map_b}
-            original = []
+            mapped = []
             for span, seq in zip(spans, enc.sequence_ids):
                 mapper = by_seq.get(seq if seq is not None else 0)
-                original.append(SENTINEL if span is None or mapper is None else mapper.map(span))
+                mapped.append(SENTINEL if span is None or mapper is None else mapper.map(span))
+            original = Spans._of_list(mapped)
     overflowing = [
         build_result(o, ns_a, ns_b, raw_a, raw_b, fast=fast, return_offsets=return_offsets,
                      return_masks=return_masks, mappers=mappers)
@@ -75,3 +82,8 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
 
 def _same(items: list) -> list:
     return items
+
+
+def _as_spans(mapped) -> Spans:
+    """A mapper's answer (a list of contract spans, or already ``Spans``) as ``Spans``."""
+    return mapped if isinstance(mapped, Spans) else Spans._of_list(mapped)

@@ -26,6 +26,7 @@ from ..core.errors import check_text
 from ..core.normalized import NormalizedString
 from ..core.offsets import SENTINEL
 from ..core.result_build import result_state
+from ..core.spans import SpanColumn
 from ..processors.standard import post_process
 from .encode import CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
@@ -147,6 +148,8 @@ class Lane:
         return EncodeResult._from_state({"raw_text": text, "_source": source, "_words": words})
 
 
+# Past this many characters a result's spans are built as a SpanColumn (see ``fields``).
+_COLUMN_CHARS = 1 << 15
 _DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
 _PLAIN = object()  # _Rest.moved: a .model's plain line, whose alignment is arithmetic (PlainLineMapper)
 
@@ -222,6 +225,9 @@ class _Rest:
         if found is None:  # the ids came from spaced_ids: the same words' entries
             found = (spaced_entries(lane.plan, view, 0), None, None, False)
         enc = Encoding()
+        if need and len(view) > _COLUMN_CHARS:
+            # A long text's spans go straight into compact form: no tuple per token on the way.
+            enc.spans = SpanColumn()
         emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
                    lane.plan.one_word)
         n = len(enc.ids)

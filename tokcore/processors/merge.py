@@ -144,7 +144,7 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
     n = len(enc)
     ids: list = []
     tokens: list = []
-    spans: list = []
+    spans = enc.spans[:0]  # a list, or a long text's compact SpanColumn (tokcore.core.spans)
     special: list = []
     type_ids: list = []
     words: list = []
