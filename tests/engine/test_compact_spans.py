@@ -1,4 +1,4 @@
-"""``Spans`` and ``SpanColumn`` (``tokcore.core.spans``) behave exactly like the lists they replace.
+"""``Spans``, ``WordIds`` and their columns (``tokcore.core.spans``, ``.optional_ints``) behave exactly like lists.
 
 Each operation is run on the compact object and on the plain list of tuples it stands for, in
 both of its storage forms (tuples in a list; one flat array, 4-byte or 8-byte), and the answers
@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tokcore.core import spans as S
+from tokcore.core.optional_ints import WordColumn, WordIds, _int_array
 from tokcore.core.spans import SpanColumn, Spans
 from tokcore.fast import lane as fast_lane
 from tokcore.parallel.pack import pack, unpack
@@ -129,6 +130,41 @@ def test_spans_from_flat_values_and_the_list_threshold(monkeypatch):
     assert long._flat is not None and long == [(1, 3), (0, 0)] and long == Spans([(1, 3), (0, 0)])
 
 
+word_values = st.lists(st.none() | st.integers(0, 40) | st.integers(0, 2**40), max_size=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(items=word_values, form=forms, other=word_values, data=st.data())
+def test_word_ids_read_like_the_list(items, form, other, data):
+    ref = list(items)
+    wi = WordIds(items) if form == "list" else WordIds._of_flat(_int_array([-1 if v is None else v for v in items]))
+    n = len(ref)
+    assert len(wi) == n and list(wi) == ref and wi.tolist() == ref and list(reversed(wi)) == ref[::-1]
+    for i in range(-n - 2, n + 2):
+        assert outcome(wi.__getitem__, i) == outcome(ref.__getitem__, i)
+    a, b = data.draw(st.integers(-12, 12) | st.none()), data.draw(st.integers(-12, 12) | st.none())
+    step = data.draw(st.sampled_from([None, 1, 2, -1, -3]))
+    assert wi[a:b:step] == ref[a:b:step] and type(wi[a:b:step]) is list
+    for x in (*ref[:2], None, -1, 7, "x"):
+        assert (x in wi) == (x in ref) and wi.count(x) == ref.count(x)
+        assert outcome(wi.index, x) == outcome(ref.index, x)
+    assert repr(wi) == repr(ref)
+    for cmp in (other, list(items), tuple(items), WordIds(other), WordIds(items)):
+        cmp_ref = cmp.tolist() if isinstance(cmp, WordIds) else cmp
+        assert (wi == cmp) == (ref == cmp_ref) and (cmp == wi) == (cmp_ref == ref)
+        assert (wi != cmp) == (ref != cmp_ref)
+    assert wi + other == ref + other and other + wi == other + ref
+    assert pickle.loads(pickle.dumps(wi)) == ref and copy.deepcopy(wi) is wi
+    # The column: grown as the pipeline grows an encoding's word ids.
+    col = WordColumn(items)
+    assert col == ref and list(col) == ref and col[a:b] == ref[a:b]
+    col += WordColumn(other)
+    col.extend(iter(other))
+    col += [None, 3]
+    assert col == ref + other + other + [None, 3] and col.freeze() == ref + other + other + [None, 3]
+    assert WordIds.from_encoding(WordColumn(items)) == ref and WordIds.from_encoding(ref) == ref
+
+
 # -- the lane's long-text route, pinned to the reference path --------------------------------
 
 _TEXT = st.lists(st.sampled_from(["Hello", " world", "!", " it's", "\n", "  ", " é", " 中", "<|endoftext|>", " 42"]),
@@ -143,13 +179,17 @@ _TEXT = st.lists(st.sampled_from(["Hello", " world", "!", " it's", "\n", "  ", "
 def test_lane_with_span_columns_equals_the_reference(name, text, monkeypatch):
     # Every text takes the column route, and every result's Spans its flat array.
     monkeypatch.setattr(fast_lane, "_COLUMN_CHARS", 0)
-    monkeypatch.setattr(S, "LIST_MAX", 0)
+    monkeypatch.setattr(S, "LIST_MAX", 0)  # WordIds read it too
     fast, ref = fast_pairs.pair_for("hf", name)
     for kw in ({}, {"add_special_tokens": False}):
         a = fast.encode_result(text, return_offsets=True, return_masks=True, **kw)
         b = ref.encode_result(text, return_offsets=True, return_masks=True, **kw)
         assert a == b and a.to_dict() == b.to_dict(), (text, kw)
         assert a.offsets.tolist() == b.offsets.tolist() and a.original_offsets.tolist() == b.original_offsets.tolist()
+        assert a.word_ids.tolist() == b.word_ids.tolist()
+        assert all(type(m) is list for m in (a.special_tokens_mask, a.attention_mask, a.token_type_ids))
+    res = fast.encode_result(text, return_offsets=False)  # word ids in a column, no spans
+    assert res == ref.encode_result(text, return_offsets=False)
 
 
 def test_identity_alignment_shares_one_object_and_long_results_stay_compact():
@@ -167,3 +207,20 @@ def test_worker_columns_bring_spans_back():
     back = unpack(*pack(results))
     assert back == results
     assert all(type(r.offsets) is Spans and type(r.original_offsets) is Spans for r in back)
+
+
+def test_long_route_without_a_post_processor_equals_the_reference(monkeypatch):
+    import tokcore
+    from shared_data import require_shared
+
+    monkeypatch.setattr(fast_lane, "_COLUMN_CHARS", 0)
+    path = require_shared("reference", "hf", "gpt2", "tokenizer.json")
+    fast, ref = tokcore.load(path), tokcore.load(path)
+    fast.post_processor = ref.post_processor = None
+    fast.truncation = ref.truncation = fast.padding = ref.padding = None
+    ref.fast = False
+    text = "Hello world, it's 42 here.\n  Twice é 中"
+    a = fast.encode_result(text, return_offsets=True, return_masks=True)
+    assert "_source" in a.__dict__  # the lane took it
+    assert a == ref.encode_result(text, return_offsets=True, return_masks=True)
+    assert type(a.word_ids) is WordIds and all(type(m) is list for m in (a.special_tokens_mask, a.attention_mask, a.token_type_ids, a.sequence_ids))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .offsets import SENTINEL, Span
+from .optional_ints import WordColumn, WordIds
 from .spans import SpanColumn, Spans
 
 
@@ -22,11 +23,12 @@ class Encoding:
 
     ids: list[int] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
-    # A list, or for a long text in the fast lane a compact SpanColumn with the same reads.
+    # Lists; for a long text in the fast lane, spans and word_ids are compact columns with the
+    # same reads (SpanColumn, WordColumn), and special..attention may be byte arrays.
     spans: list[Optional[tuple[int, int]]] | SpanColumn = field(default_factory=list)
     special: list[int] = field(default_factory=list)
     type_ids: list[int] = field(default_factory=list)
-    word_ids: list[Optional[int]] = field(default_factory=list)
+    word_ids: list[Optional[int]] | WordColumn = field(default_factory=list)
     sequence_ids: list[Optional[int]] = field(default_factory=list)
     attention: list[int] = field(default_factory=list)
     overflowing: list["Encoding"] = field(default_factory=list)
@@ -85,7 +87,8 @@ class EncodeResult:
     convention in the raw input. Both are ``None`` unless ``return_offsets=True``, else ``Spans``
     (``tokcore.core.spans``): read-only, compact lists of ``(start, stop)`` tuples that index,
     slice, iterate and compare as lists do (``tolist()`` gives a list); when the two are equal
-    (a normalizer that moved nothing) they are one object. The masks are
+    (a normalizer that moved nothing) they are one object. ``word_ids`` is a ``WordIds``
+    (``tokcore.core.optional_ints``), read-only in the same way. The masks are
     ``None`` unless ``return_masks=True``. ``word_ids`` and ``sequence_ids`` are always filled
     (``None`` for inserted tokens). ``tokenization_text`` (and ``tokenization_text_pair``) are
     the texts the offsets point into.
@@ -105,7 +108,7 @@ class EncodeResult:
     special_tokens_mask: Optional[list[int]] = field(default_factory=_none)
     attention_mask: Optional[list[int]] = field(default_factory=_none)
     token_type_ids: Optional[list[int]] = field(default_factory=_none)
-    word_ids: list[Optional[int]] = field(default_factory=list)
+    word_ids: WordIds | list[Optional[int]] = field(default_factory=list)
     sequence_ids: list[Optional[int]] = field(default_factory=list)
     overflowing: list["EncodeResult"] = field(default_factory=list)
     tokenization_text: str = field(default_factory=str)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .encoding import EncodeResult
 from .offsets import SENTINEL
+from .optional_ints import WordColumn, WordIds
 from .original_offsets import OriginalMapper
 from .spans import SpanColumn, Spans
 
@@ -67,10 +68,11 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         "tokens": take(enc.tokens),
         "offsets": offsets,
         "original_offsets": original,
-        "special_tokens_mask": take(enc.special) if return_masks else None,
-        "attention_mask": take(enc.attention) if return_masks else None,
-        "token_type_ids": take(enc.type_ids) if return_masks else None,
-        "word_ids": take(enc.word_ids),
+        # A long text's lane encoding holds these as arrays: the result's are lists.
+        "special_tokens_mask": _list(enc.special, take) if return_masks else None,
+        "attention_mask": _list(enc.attention, take) if return_masks else None,
+        "token_type_ids": _list(enc.type_ids, take) if return_masks else None,
+        "word_ids": _word_ids(enc.word_ids, own),
         "sequence_ids": take(enc.sequence_ids),
         "overflowing": overflowing,
         "tokenization_text": ns_a.normalized,
@@ -84,6 +86,18 @@ def _same(items: list) -> list:
     return items
 
 
+def _list(items, take) -> list:
+    """``take(items)`` for a list, else its values as a list. ``_list((1, 0), _same) == [1, 0]``."""
+    return take(items) if type(items) is list else list(items)
+
+
 def _as_spans(mapped) -> Spans:
     """A mapper's answer (a list of contract spans, or already ``Spans``) as ``Spans``."""
     return mapped if isinstance(mapped, Spans) else Spans._of_list(mapped)
+
+
+def _word_ids(values, own: bool) -> WordIds:
+    """The result's ``WordIds``: a long text's column taken over (``own``), else its values."""
+    if type(values) is WordColumn:
+        return values.freeze() if own else WordIds.from_encoding(values)
+    return WordIds._of_list(values if own else list(values))

@@ -46,32 +46,102 @@ def _widen(flat: array) -> array:
     return flat if flat.typecode == "q" else array("q", flat)
 
 
-class Spans(Sequence):
+class ReadOnlyList(Sequence):
+    """What ``Spans`` and ``WordIds`` share: a read-only list's operations over ``_items`` (a
+    short sequence's list) or ``_flat`` (a long one's array), given ``__len__`` and ``__iter__``."""
+
+    __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]  # as a list's
+    _items: list | None
+    _flat: array | None
+
+    def __contains__(self, value) -> bool:
+        return value in iter(self)
+
+    def count(self, value) -> int:
+        return countOf(iter(self), value)
+
+    def index(self, value, start: int = 0, stop: int = sys.maxsize) -> int:
+        start, stop, _ = slice(_index(start), _index(stop)).indices(len(self))
+        try:
+            return start + indexOf(islice(iter(self), start, stop), value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not in list") from None
+
+    def tolist(self) -> list:
+        """The values as a new list (of tuples, for spans)."""
+        return list(self)
+
+    def __repr__(self) -> str:
+        return repr(self.tolist())
+
+    # -- comparing and combining, as the list would
+    def __eq__(self, other):
+        if isinstance(other, type(self)):
+            if self._flat is not None and other._flat is not None:
+                return self._flat == other._flat
+            if self._items is not None and other._items is not None:
+                return self._items == other._items
+        elif not isinstance(other, list):
+            return NotImplemented
+        if len(other) != len(self):
+            return False
+        if self._items is not None and type(other) is list:
+            return self._items == other
+        return all(map(eq, self, other))
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __add__(self, other):
+        if isinstance(other, (list, type(self))):
+            return self.tolist() + list(other)
+        return NotImplemented
+
+    def __radd__(self, other):
+        if isinstance(other, list):
+            return other + self.tolist()
+        return NotImplemented
+
+    def __mul__(self, n):
+        return self.tolist() * n
+
+    __rmul__ = __mul__
+
+    # -- copying: immutable, so a copy is the same object
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class Spans(ReadOnlyList):
     """A read-only list of contract spans. ``Spans([(1, 3), (0, 0)])[-1] == (0, 0)``."""
 
-    __slots__ = ("_flat", "_pairs")
-    __hash__ = None  # type: ignore[assignment]  # as a list's
+    __slots__ = ("_flat", "_items")
 
     def __init__(self, pairs=()):
         pairs = [(int(a), int(b)) for a, b in pairs]  # tuples of ints, whatever came in
-        self._pairs: list | None = pairs if len(pairs) <= LIST_MAX else None
-        self._flat: array | None = None if self._pairs is not None else _flat_array(chain.from_iterable(pairs))
+        self._items: list | None = pairs if len(pairs) <= LIST_MAX else None
+        self._flat: array | None = None if self._items is not None else _flat_array(chain.from_iterable(pairs))
 
     @classmethod
     def _of_list(cls, pairs: list) -> "Spans":
         """Over ``pairs`` (a list of int 2-tuples nobody else changes), kept as it is when short."""
         self = object.__new__(cls)
         if len(pairs) <= LIST_MAX:
-            self._pairs, self._flat = pairs, None
+            self._items, self._flat = pairs, None
         else:
-            self._pairs, self._flat = None, _flat_array(chain.from_iterable(pairs))
+            self._items, self._flat = None, _flat_array(chain.from_iterable(pairs))
         return self
 
     @classmethod
     def _of_flat(cls, flat: array) -> "Spans":
         """Over ``flat`` (start, stop, start, stop, ...; nobody else changes it)."""
         self = object.__new__(cls)
-        self._pairs, self._flat = None, flat
+        self._items, self._flat = None, flat
         return self
 
     @classmethod
@@ -98,11 +168,11 @@ class Spans(Sequence):
 
     # -- reading
     def __len__(self) -> int:
-        return len(self._pairs) if self._pairs is not None else len(self._flat) >> 1
+        return len(self._items) if self._items is not None else len(self._flat) >> 1
 
     def __getitem__(self, index):
-        if self._pairs is not None:
-            return self._pairs[index]
+        if self._items is not None:
+            return self._items[index]
         flat = self._flat
         if isinstance(index, slice):
             return list(zip(flat[0::2][index], flat[1::2][index]))
@@ -115,81 +185,20 @@ class Spans(Sequence):
         return (flat[2 * i], flat[2 * i + 1])
 
     def __iter__(self):
-        if self._pairs is not None:
-            return iter(self._pairs)
+        if self._items is not None:
+            return iter(self._items)
         it = iter(self._flat)
         return zip(it, it)
 
     def __reversed__(self):
-        if self._pairs is not None:
-            return reversed(self._pairs)
+        if self._items is not None:
+            return reversed(self._items)
         flat = self._flat
         return zip(flat[-2::-2], flat[::-2])
 
-    def __contains__(self, value) -> bool:
-        return value in iter(self)
-
-    def count(self, value) -> int:
-        return countOf(iter(self), value)
-
-    def index(self, value, start: int = 0, stop: int = sys.maxsize) -> int:
-        start, stop, _ = slice(_index(start), _index(stop)).indices(len(self))
-        try:
-            return start + indexOf(islice(iter(self), start, stop), value)
-        except ValueError:
-            raise ValueError(f"{value!r} is not in list") from None
-
-    def tolist(self) -> list:
-        """The spans as a new list of tuples."""
-        return list(self)
-
-    def __repr__(self) -> str:
-        return repr(self.tolist())
-
-    # -- comparing and combining, as a list of tuples would
-    def __eq__(self, other):
-        if isinstance(other, Spans):
-            if self._flat is not None and other._flat is not None:
-                return self._flat == other._flat
-            if self._pairs is not None and other._pairs is not None:
-                return self._pairs == other._pairs
-        elif not isinstance(other, list):
-            return NotImplemented
-        if len(other) != len(self):
-            return False
-        if self._pairs is not None and type(other) is list:
-            return self._pairs == other
-        return all(map(eq, self, other))
-
-    def __ne__(self, other):
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
-    def __add__(self, other):
-        if isinstance(other, (list, Spans)):
-            return self.tolist() + list(other)
-        return NotImplemented
-
-    def __radd__(self, other):
-        if isinstance(other, list):
-            return other + self.tolist()
-        return NotImplemented
-
-    def __mul__(self, n):
-        return self.tolist() * n
-
-    __rmul__ = __mul__
-
-    # -- copying: immutable, so a copy is the same object; pickled as its values
-    def __copy__(self) -> "Spans":
-        return self
-
-    def __deepcopy__(self, memo) -> "Spans":
-        return self
-
     def __reduce__(self):
-        if self._pairs is not None:
-            return (Spans._of_list, (list(self._pairs),))
+        if self._items is not None:
+            return (Spans._of_list, (list(self._items),))
         return (Spans._of_flat, (self._flat,))
 
 

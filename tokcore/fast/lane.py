@@ -19,12 +19,14 @@ directly (``tokcore.core.tokenizer``).
 from __future__ import annotations
 
 import copy
+from array import array
 from itertools import chain
 
 from ..core.encoding import EncodeResult, Encoding
 from ..core.errors import check_text
 from ..core.normalized import NormalizedString
 from ..core.offsets import SENTINEL
+from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
 from ..processors.standard import post_process
@@ -148,8 +150,9 @@ class Lane:
         return EncodeResult._from_state({"raw_text": text, "_source": source, "_words": words})
 
 
-# Past this many characters a result's spans are built as a SpanColumn (see ``fields``).
+# Past this many characters a result's spans and word ids are built as columns (see ``fields``).
 _COLUMN_CHARS = 1 << 15
+_TAKEN = object()  # _Rest.found once fields has emitted the words (the ids are set by then)
 _DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
 _PLAIN = object()  # _Rest.moved: a .model's plain line, whose alignment is arithmetic (PlainLineMapper)
 
@@ -203,8 +206,13 @@ class _Rest:
     def ids(self, result: dict) -> list:
         """The result's ids: the template's special ids around the words' ids."""
         before, after = self.lane.with_specials if self.add else self.lane.without_specials
-        if self.found is not None:
-            flat = chain.from_iterable(map(_IDS_OF, self.found[0]))
+        found = self.found
+        if found is _TAKEN:  # fields has begun, after the ids were set
+            if "ids" in result:
+                return result["ids"]
+            found = document_entries(self.lane.plan, result["tokenization_text"])
+        if found is not None:
+            flat = chain.from_iterable(map(_IDS_OF, found[0]))
         else:
             words = result.get("_words")
             if words is None:  # another thread has filled every list meanwhile
@@ -224,14 +232,29 @@ class _Rest:
         found = self.found
         if found is None:  # the ids came from spaced_ids: the same words' entries
             found = (spaced_entries(lane.plan, view, 0), None, None, False)
+        elif found is _TAKEN:  # another thread is reading this result's lists: find them again
+            found = document_entries(lane.plan, view)
+        else:
+            self.found = _TAKEN  # this result's own: let the words' entries go once emitted
         enc = Encoding()
-        if need and len(view) > _COLUMN_CHARS:
-            # A long text's spans go straight into compact form: no tuple per token on the way.
-            enc.spans = SpanColumn()
+        long = len(view) > _COLUMN_CHARS
+        if long:
+            # A long text's spans and word ids go straight into compact form: no tuple per
+            # token, no int per word on the way (tokcore.core.spans, tokcore.core.optional_ints).
+            enc.word_ids = WordColumn()
+            if need:
+                enc.spans = SpanColumn()
         emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
                    lane.plan.one_word)
+        del found
         n = len(enc.ids)
-        enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
+        if long and lane.processor is not None:
+            # Arrays (the processor's build_single keeps their kind; it makes sequence ids anew).
+            zeros = array("b", bytes(n))
+            enc.special, enc.type_ids, enc.sequence_ids, enc.attention = (zeros, array("I", [0]) * n, zeros,
+                                                                          array("b", [1]) * n)
+        else:
+            enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
         enc = post_process(lane.processor, enc, None, self.add)
         moved, mappers = self.moved, None
         if moved is _DEFERRED and need:

@@ -19,6 +19,7 @@ from operator import eq, itemgetter
 from typing import Any
 
 from ..core.encoding import EncodeResult
+from ..core.optional_ints import WordIds
 from ..core.spans import Spans
 
 # Per-token lists that every result has, those the options may leave out (None), and the texts.
@@ -84,6 +85,7 @@ def unpack(packed: tuple | None, others: dict) -> list:
         state = {name: column[start:stop] for name, column in columns.items()}
         for name in absent:
             state[name] = None
+        state["word_ids"] = WordIds._of_list(state["word_ids"])
         if has_offsets:
             # As the encoding process made them: Spans, one object for both when they are equal.
             state["offsets"] = Spans.from_flat(spans[2 * start:2 * stop])

@@ -144,12 +144,11 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
     n = len(enc)
     ids: list = []
     tokens: list = []
-    spans = enc.spans[:0]  # a list, or a long text's compact SpanColumn (tokcore.core.spans)
-    special: list = []
-    type_ids: list = []
-    words: list = []
+    # Lists; a long text's lane encoding (tokcore.fast.lane) brings compact columns and arrays
+    # instead, and the result keeps their kind (extend takes lists into both).
+    spans, words = enc.spans[:0], enc.word_ids[:0]
+    special, type_ids, attention = enc.special[:0], enc.type_ids[:0], enc.attention[:0]
     seqs: list = []
-    attention: list = []
     start = None
     for part in parts:
         if part[0] == "A":
@@ -157,21 +156,21 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
             ids += enc.ids
             tokens += enc.tokens
             spans += enc.spans
-            special += enc.special
-            type_ids += [part[1]] * n
+            special.extend(enc.special)
+            type_ids.extend([part[1]] * n)
             words += enc.word_ids
             seqs += [0] * n
-            attention += enc.attention
+            attention.extend(enc.attention)
         else:
             k = len(part[1])
             ids += part[1]
             tokens += part[2]
             spans += [None] * k
-            special += [1] * k
-            type_ids += [part[3]] * k
+            special.extend([1] * k)
+            type_ids.extend([part[3]] * k)
             words += [None] * k
             seqs += [None] * k
-            attention += [1] * k
+            attention.extend([1] * k)
     if start is None:
         seqs = [0] * len(ids)
     out = Encoding(ids, tokens, spans, special, type_ids, words, seqs, attention)
