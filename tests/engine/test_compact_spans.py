@@ -18,7 +18,9 @@ import fast_pairs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_data import require_shared
 
+import tokcore
 from tokcore.core import spans as S
 from tokcore.core.optional_ints import WordColumn, WordIds, _int_array
 from tokcore.core.spans import SpanColumn, Spans
@@ -210,9 +212,6 @@ def test_worker_columns_bring_spans_back():
 
 
 def test_long_route_without_a_post_processor_equals_the_reference(monkeypatch):
-    import tokcore
-    from shared_data import require_shared
-
     monkeypatch.setattr(fast_lane, "_COLUMN_CHARS", 0)
     path = require_shared("reference", "hf", "gpt2", "tokenizer.json")
     fast, ref = tokcore.load(path), tokcore.load(path)
