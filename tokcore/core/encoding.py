@@ -139,9 +139,10 @@ class EncodeResult:
             d.setdefault("ids", source.ids(d))
             if name == "ids":
                 return d["ids"]
-        for key, value in source.fields(d).items():
-            d.setdefault(key, value)
-        # Another thread may have filled them meanwhile: same values. The ids are set already.
+        # What is set already stays (the ids; from another thread meanwhile: the same values).
+        filled = source.fields(d)
+        filled.update(d)
+        d.update(filled)
         d.pop("_source", None)
         d.pop("_words", None)
         return d[name]

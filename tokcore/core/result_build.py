@@ -11,11 +11,12 @@ Left out: how the ``Encoding`` is made (``tokcore.core.tokenizer``).
 
 from __future__ import annotations
 
+from . import spans as _spans
 from .encoding import EncodeResult
 from .offsets import SENTINEL
-from .optional_ints import WordColumn, WordIds
+from .optional_ints import WordColumn, WordIds, word_ids_of_list
 from .original_offsets import OriginalMapper
-from .spans import SpanColumn, Spans
+from .spans import SpanColumn, Spans, spans_of_list
 
 
 def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
@@ -39,7 +40,9 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         spans = enc.spans
         # Built straight from the encoding's spans: no list of tuples on the way (a long text's
         # column is taken over as it is when nobody else holds the encoding).
-        if own and type(spans) is SpanColumn:
+        if type(spans) is list and len(spans) <= _spans.LIST_MAX:  # the common case first: a short list
+            offsets = spans_of_list([SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans])
+        elif own and type(spans) is SpanColumn:
             offsets = spans.freeze()
         else:
             offsets = Spans.from_encoding(spans)
@@ -61,34 +64,32 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         build_result(o, ns_a, ns_b, raw_a, raw_b, fast=fast, return_offsets=return_offsets,
                      return_masks=return_masks, mappers=mappers)
         for o in enc.overflowing
-    ]
-    take = _same if own else list
-    return {
-        "ids": take(enc.ids),
-        "tokens": take(enc.tokens),
-        "offsets": offsets,
-        "original_offsets": original,
+    ] if enc.overflowing else []
+    words = enc.word_ids
+    if type(words) is list:
+        words = word_ids_of_list(words if own else list(words))
+    else:  # a long text's column
+        words = words.freeze() if own else WordIds.from_encoding(words)
+    if own:  # nobody else holds enc: hand its lists over
+        state = {"ids": enc.ids, "tokens": enc.tokens, "sequence_ids": enc.sequence_ids}
+    else:
+        state = {"ids": list(enc.ids), "tokens": list(enc.tokens), "sequence_ids": list(enc.sequence_ids)}
+    if return_masks:
         # A long text's lane encoding holds these as arrays: the result's are lists.
-        "special_tokens_mask": _list(enc.special, take) if return_masks else None,
-        "attention_mask": _list(enc.attention, take) if return_masks else None,
-        "token_type_ids": _list(enc.type_ids, take) if return_masks else None,
-        "word_ids": _word_ids(enc.word_ids, own),
-        "sequence_ids": take(enc.sequence_ids),
-        "overflowing": overflowing,
-        "tokenization_text": ns_a.normalized,
-        "tokenization_text_pair": None if ns_b is None else ns_b.normalized,
-        "raw_text": raw_a,
-        "raw_text_pair": raw_b,
-    }
+        state["special_tokens_mask"] = _list(enc.special, own)
+        state["attention_mask"] = _list(enc.attention, own)
+        state["token_type_ids"] = _list(enc.type_ids, own)
+    else:
+        state["special_tokens_mask"] = state["attention_mask"] = state["token_type_ids"] = None
+    state.update(offsets=offsets, original_offsets=original, word_ids=words, overflowing=overflowing,
+                 tokenization_text=ns_a.normalized, tokenization_text_pair=None if ns_b is None else ns_b.normalized,
+                 raw_text=raw_a, raw_text_pair=raw_b)
+    return state
 
 
-def _same(items: list) -> list:
-    return items
-
-
-def _list(items, take) -> list:
-    """``take(items)`` for a list, else its values as a list. ``_list((1, 0), _same) == [1, 0]``."""
-    return take(items) if type(items) is list else list(items)
+def _list(items, own: bool) -> list:
+    """``items`` as the result's list: itself when owned, else a copy. ``_list((1, 0), True) == [1, 0]``."""
+    return items if own and type(items) is list else list(items)
 
 
 def _as_spans(mapped) -> Spans:
@@ -100,4 +101,4 @@ def _word_ids(values, own: bool) -> WordIds:
     """The result's ``WordIds``: a long text's column taken over (``own``), else its values."""
     if type(values) is WordColumn:
         return values.freeze() if own else WordIds.from_encoding(values)
-    return WordIds._of_list(values if own else list(values))
+    return word_ids_of_list(values if own else list(values))

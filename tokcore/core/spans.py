@@ -26,6 +26,7 @@ from itertools import chain, islice, repeat
 from operator import add, countOf, eq, indexOf
 from operator import index as _index
 
+_new = object.__new__
 # Up to this many spans a Spans keeps its tuples in a list: small results are made and read
 # faster that way, and their memory does not matter.
 LIST_MAX = 1024
@@ -40,6 +41,19 @@ def _flat_array(values) -> array:
         return array("I", values)
     except OverflowError:
         return array("q", values)
+
+
+def spans_of_list(pairs: list) -> "Spans":
+    """``Spans`` over ``pairs`` (int 2-tuples; a list nobody else changes), made at the least cost.
+
+    ``spans_of_list([(1, 3)]) == [(1, 3)]``.
+    """
+    if len(pairs) > LIST_MAX:
+        return Spans._of_list(pairs)
+    self = _new(Spans)
+    self._items = pairs
+    self._flat = None
+    return self
 
 
 def _widen(flat: array) -> array:
