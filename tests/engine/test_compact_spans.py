@@ -173,25 +173,35 @@ _TEXT = st.lists(st.sampled_from(["Hello", " world", "!", " it's", "\n", "  ", "
                  max_size=25).map("".join)
 
 
-@pytest.mark.parametrize("name", ["gpt2/tokenizer.json", "minilm/tokenizer.json", "trained/roberta_bytelevel.json",
-                                  "trained/t5_style_unigram.json"])
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@pytest.mark.parametrize("kind, name", [("hf", "gpt2/tokenizer.json"), ("hf", "minilm/tokenizer.json"),
+                                        ("hf", "trained/roberta_bytelevel.json"), ("hf", "trained/t5_style_unigram.json"),
+                                        ("hf", "trained/llama_style_bpe.json"), ("hf", "trained/wordlevel_whitespace.json"),
+                                        ("sentencepiece", "botchan_en_bpe_1000.model"),
+                                        ("sentencepiece", "kyoto_ja_unigram_8000.model")])
+@pytest.mark.parametrize("chunk", [3, 100_000])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(text=_TEXT)
-def test_lane_with_span_columns_equals_the_reference(name, text, monkeypatch):
-    # Every text takes the column route, and every result's Spans its flat array.
+def test_lane_with_span_columns_equals_the_reference(kind, name, chunk, text, monkeypatch):
+    import tokcore.fast.encode as fe
+
+    # Every text takes the long route (columns, arrays, placeholder ids, words emitted two at a
+    # time), and every result's Spans and WordIds their flat arrays; with chunk 3 the document's
+    # words are found chunk by chunk, as a long document's are.
     monkeypatch.setattr(fast_lane, "_COLUMN_CHARS", 0)
+    monkeypatch.setattr(fast_lane, "_EMIT_WORDS", 2)
     monkeypatch.setattr(S, "LIST_MAX", 0)  # WordIds read it too
-    fast, ref = fast_pairs.pair_for("hf", name)
+    monkeypatch.setattr(fe, "CHUNK_CHARS", chunk)
+    fast, ref = fast_pairs.pair_for(kind, name)
     for kw in ({}, {"add_special_tokens": False}):
         a = fast.encode_result(text, return_offsets=True, return_masks=True, **kw)
         b = ref.encode_result(text, return_offsets=True, return_masks=True, **kw)
         assert a == b and a.to_dict() == b.to_dict(), (text, kw)
         assert a.offsets.tolist() == b.offsets.tolist() and a.original_offsets.tolist() == b.original_offsets.tolist()
         assert a.word_ids.tolist() == b.word_ids.tolist()
-        assert all(type(m) is list for m in (a.special_tokens_mask, a.attention_mask, a.token_type_ids))
-    res = fast.encode_result(text, return_offsets=False)  # word ids in a column, no spans
-    assert res == ref.encode_result(text, return_offsets=False)
+        assert all(type(m) is list for m in (a.ids, a.special_tokens_mask, a.attention_mask, a.token_type_ids))
+        a = fast.encode_result(text, return_offsets=False, **kw)  # word ids in a column, no spans
+        assert a == ref.encode_result(text, return_offsets=False, **kw) and a.tokens == b.tokens
 
 
 def test_identity_alignment_shares_one_object_and_long_results_stay_compact():

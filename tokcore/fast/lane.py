@@ -30,7 +30,7 @@ from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
 from ..processors.standard import post_process
-from .encode import CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
+from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
 
 _IDS_OF = __import__("operator").itemgetter(0)
@@ -152,6 +152,7 @@ class Lane:
 
 # Past this many characters a result's spans and word ids are built as columns (see ``fields``).
 _COLUMN_CHARS = 1 << 15
+_EMIT_WORDS = 1 << 16  # words per emit_words call in a long text (see _emit)
 _TAKEN = object()  # _Rest.found once fields has emitted the words (the ids are set by then)
 _DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
 _PLAIN = object()  # _Rest.moved: a .model's plain line, whose alignment is arithmetic (PlainLineMapper)
@@ -244,10 +245,18 @@ class _Rest:
             enc.word_ids = WordColumn()
             if need:
                 enc.spans = SpanColumn()
-        emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
-                   lane.plan.one_word)
+        _emit(found, view, enc, need, lane.plan.one_word, long)
         del found
         n = len(enc.ids)
+        ids = None
+        if long:
+            # The result has its ids (read first, from the words' ids: ``_Rest.ids``): the
+            # encoding carries placeholders instead (the processors copy ids, never read them),
+            # so no second copy of them is alive while the processor builds its lists.
+            ids = result.get("ids")
+            if ids is None:
+                ids = result.setdefault("ids", self.ids(result))
+            enc.ids = array("b", bytes(n))
         if long and lane.processor is not None:
             # Arrays (the processor's build_single keeps their kind; it makes sequence ids anew).
             zeros = array("b", bytes(n))
@@ -265,8 +274,30 @@ class _Rest:
                 mappers = (PlainLineMapper(enc.word_ids), None)
         else:
             ns = moved
-        return result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
-                            mappers=mappers, own=True)
+        state = result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
+                             mappers=mappers, own=True)
+        if ids is not None:
+            state["ids"] = ids
+        return state
+
+
+def _emit(found: tuple, view: str, enc: Encoding, need: bool, one_word: bool, long: bool) -> None:
+    """``emit_words`` for the whole view into ``enc``; a long text's words placed by their byte
+    lengths (no word strings or starts kept) go a slice of words at a time, so that its per-token
+    scratch lists (bases, counts) stay small. Each slice starts where the last one's bytes end."""
+    ents, words, starts, prefixed = found
+    if not long or words is not None or starts is not None or len(ents) <= _EMIT_WORDS:
+        emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
+                   one_word)
+        return
+    byte = word = 0
+    for at in range(0, len(ents), _EMIT_WORDS):
+        part = ents[at:at + _EMIT_WORDS]
+        after = emit_words((part, None, None, prefixed), view, byte, None, 0, False, enc.ids, enc.tokens, enc.spans,
+                           enc.word_ids, word, need, one_word)
+        byte += sum(map(_NBYTES, part))
+        if not one_word:  # one word throughout: every slice's tokens keep word 0
+            word = after
 
 
 def lane_for(tok) -> Lane | None:
