@@ -19,7 +19,7 @@ Left out: the processors themselves (``tokcore.post_processors``), truncation an
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, repeat
 from typing import Iterable, Optional
 
 from ..core.encoding import Encoding
@@ -157,9 +157,9 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
             tokens += enc.tokens
             spans += enc.spans
             special.extend(enc.special)
-            type_ids.extend([part[1]] * n)
+            type_ids.extend(repeat(part[1], n))  # no list of n on the way (a long text's peak)
             words += enc.word_ids
-            seqs += [0] * n
+            seqs += repeat(0, n)
             attention.extend(enc.attention)
         else:
             k = len(part[1])
