@@ -111,7 +111,8 @@ _new = object.__new__
 
 
 class WordColumn:
-    """An ``Encoding``'s word ids (``None`` for inserted tokens) in one array (``-1`` for ``None``).
+    """An ``Encoding``'s word ids (``None`` for inserted tokens) in one array (``-1`` for ``None``);
+    also its masks and type ids in a long text's lane encoding (``filled``).
 
     The list operations the pipeline uses after the model: ``len``, ``[i]``, ``[a:b]`` (a column),
     iteration, ``append``, ``extend`` and ``+=``, ``==``. ``c = WordColumn(); c += [0, None]; c[1] is None``.
@@ -120,10 +121,17 @@ class WordColumn:
     __slots__ = ("_flat",)
     __hash__ = None  # type: ignore[assignment]
 
-    def __init__(self, values=()):
-        self._flat = array("i")
+    def __init__(self, values=(), typecode: str = "i"):
+        self._flat = array(typecode)  # "b" for masks of 0 and 1; any value past it widens to 8 bytes
         if values:
             self.extend(values)
+
+    @classmethod
+    def filled(cls, value: int, n: int, typecode: str = "i") -> "WordColumn":
+        """``n`` times ``value``. ``WordColumn.filled(1, 2, "b") == [1, 1]``."""
+        out = cls(typecode=typecode)
+        out._flat = array(typecode, [value]) * n
+        return out
 
     def __len__(self) -> int:
         return len(self._flat)
@@ -184,7 +192,10 @@ class WordColumn:
         if isinstance(values, WordColumn):
             values = values._flat
             if values.typecode != self._flat.typecode:
-                self._flat, values = array("q", self._flat), array("q", values)
+                if values.itemsize > self._flat.itemsize:
+                    self._flat = array(values.typecode, self._flat)
+                else:
+                    values = array(self._flat.typecode, values)
             self._flat.extend(values)
             return
         it = iter(values)
@@ -197,7 +208,7 @@ class WordColumn:
             flat, n = self._flat, len(self._flat)
             try:
                 flat.extend(chunk)
-            except OverflowError:  # past 4-byte range: 8 bytes from now on
+            except OverflowError:  # past the array's range: 8 bytes from now on
                 del flat[n:]
                 self._flat = flat = array("q", flat)
                 flat.extend(chunk)

@@ -16,7 +16,7 @@ from .encoding import EncodeResult
 from .offsets import SENTINEL
 from .optional_ints import WordColumn, WordIds, word_ids_of_list
 from .original_offsets import OriginalMapper
-from .spans import SpanColumn, Spans, spans_of_list
+from .spans import SpanColumn, Spans
 
 
 def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
@@ -40,8 +40,11 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         spans = enc.spans
         # Built straight from the encoding's spans: no list of tuples on the way (a long text's
         # column is taken over as it is when nobody else holds the encoding).
-        if type(spans) is list and len(spans) <= _spans.LIST_MAX:  # the common case first: a short list
-            offsets = spans_of_list([SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans])
+        if type(spans) is list and len(spans) <= _spans.LIST_MAX:
+            # The common case first, inline (as spans_of_list): a short list kept as tuples.
+            offsets = _new(Spans)
+            offsets._items = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+            offsets._flat = None
         elif own and type(spans) is SpanColumn:
             offsets = spans.freeze()
         else:
@@ -66,25 +69,39 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         for o in enc.overflowing
     ] if enc.overflowing else []
     words = enc.word_ids
-    if type(words) is list:
-        words = word_ids_of_list(words if own else list(words))
+    if type(words) is list and len(words) <= _spans.LIST_MAX:  # inline, as word_ids_of_list
+        wids = _new(WordIds)
+        wids._items = words if own else list(words)
+        wids._flat = None
+    elif type(words) is list:
+        wids = word_ids_of_list(words if own else list(words))
     else:  # a long text's column
-        words = words.freeze() if own else WordIds.from_encoding(words)
-    if own:  # nobody else holds enc: hand its lists over
-        state = {"ids": enc.ids, "tokens": enc.tokens, "sequence_ids": enc.sequence_ids}
-    else:
-        state = {"ids": list(enc.ids), "tokens": list(enc.tokens), "sequence_ids": list(enc.sequence_ids)}
+        wids = words.freeze() if own else WordIds.from_encoding(words)
     if return_masks:
         # A long text's lane encoding holds these as arrays: the result's are lists.
-        state["special_tokens_mask"] = _list(enc.special, own)
-        state["attention_mask"] = _list(enc.attention, own)
-        state["token_type_ids"] = _list(enc.type_ids, own)
+        special, attention, type_ids = _list(enc.special, own), _list(enc.attention, own), _list(enc.type_ids, own)
     else:
-        state["special_tokens_mask"] = state["attention_mask"] = state["token_type_ids"] = None
-    state.update(offsets=offsets, original_offsets=original, word_ids=words, overflowing=overflowing,
-                 tokenization_text=ns_a.normalized, tokenization_text_pair=None if ns_b is None else ns_b.normalized,
-                 raw_text=raw_a, raw_text_pair=raw_b)
-    return state
+        special = attention = type_ids = None
+    return {
+        # Nobody else holds enc when own: its lists are handed over.
+        "ids": enc.ids if own else list(enc.ids),
+        "tokens": enc.tokens if own else list(enc.tokens),
+        "offsets": offsets,
+        "original_offsets": original,
+        "special_tokens_mask": special,
+        "attention_mask": attention,
+        "token_type_ids": type_ids,
+        "word_ids": wids,
+        "sequence_ids": enc.sequence_ids if own else list(enc.sequence_ids),
+        "overflowing": overflowing,
+        "tokenization_text": ns_a.normalized,
+        "tokenization_text_pair": None if ns_b is None else ns_b.normalized,
+        "raw_text": raw_a,
+        "raw_text_pair": raw_b,
+    }
+
+
+_new = object.__new__
 
 
 def _list(items, own: bool) -> list:

@@ -245,7 +245,11 @@ class _Rest:
             enc.word_ids = WordColumn()
             if need:
                 enc.spans = SpanColumn()
-        _emit(found, view, enc, need, lane.plan.one_word, long)
+        if long and found[1] is None and found[2] is None and len(found[0]) > _EMIT_WORDS:
+            _emit_slices(found, enc, need, lane.plan.one_word)
+        else:
+            emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
+                       lane.plan.one_word)
         del found
         n = len(enc.ids)
         ids = None
@@ -258,10 +262,10 @@ class _Rest:
                 ids = result.setdefault("ids", self.ids(result))
             enc.ids = array("b", bytes(n))
         if long and lane.processor is not None:
-            # Arrays (the processor's build_single keeps their kind; it makes sequence ids anew).
-            zeros = array("b", bytes(n))
-            enc.special, enc.type_ids, enc.sequence_ids, enc.attention = (zeros, array("I", [0]) * n, zeros,
-                                                                          array("b", [1]) * n)
+            # Columns (the processor's build_single keeps their kind; it makes sequence ids anew).
+            zeros = WordColumn.filled(0, n, "b")
+            enc.special, enc.type_ids, enc.sequence_ids, enc.attention = (zeros, WordColumn.filled(0, n), zeros,
+                                                                          WordColumn.filled(1, n, "b"))
         else:
             enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
         enc = post_process(lane.processor, enc, None, self.add)
@@ -281,19 +285,16 @@ class _Rest:
         return state
 
 
-def _emit(found: tuple, view: str, enc: Encoding, need: bool, one_word: bool, long: bool) -> None:
-    """``emit_words`` for the whole view into ``enc``; a long text's words placed by their byte
-    lengths (no word strings or starts kept) go a slice of words at a time, so that its per-token
-    scratch lists (bases, counts) stay small. Each slice starts where the last one's bytes end."""
-    ents, words, starts, prefixed = found
-    if not long or words is not None or starts is not None or len(ents) <= _EMIT_WORDS:
-        emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
-                   one_word)
-        return
+def _emit_slices(found: tuple, enc: Encoding, need: bool, one_word: bool) -> None:
+    """``emit_words`` for a long text whose words are placed by their byte lengths (no word
+    strings or starts kept), a slice of words at a time, so that its per-token scratch lists
+    (bases, counts) stay small. Each slice starts where the last one's bytes end."""
+    ents, prefixed = found[0], found[3]
     byte = word = 0
     for at in range(0, len(ents), _EMIT_WORDS):
         part = ents[at:at + _EMIT_WORDS]
-        after = emit_words((part, None, None, prefixed), view, byte, None, 0, False, enc.ids, enc.tokens, enc.spans,
+        # The text is not read when the words are placed by their byte lengths: "" stands for it.
+        after = emit_words((part, None, None, prefixed), "", byte, None, 0, False, enc.ids, enc.tokens, enc.spans,
                            enc.word_ids, word, need, one_word)
         byte += sum(map(_NBYTES, part))
         if not one_word:  # one word throughout: every slice's tokens keep word 0

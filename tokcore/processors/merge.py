@@ -142,12 +142,13 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
     if not parts:
         return Encoding()  # as ``merge([])``: no ranges at all
     n = len(enc)
+    # Lists; a long text's lane encoding (tokcore.fast.lane) brings compact columns instead,
+    # kept in kind (they take += of lists), and no list of n is made on the way.
+    compact = type(enc.word_ids) is not list
     ids: list = []
     tokens: list = []
-    # Lists; a long text's lane encoding (tokcore.fast.lane) brings compact columns and arrays
-    # instead, and the result keeps their kind (extend takes lists into both).
-    spans, words = enc.spans[:0], enc.word_ids[:0]
-    special, type_ids, attention = enc.special[:0], enc.type_ids[:0], enc.attention[:0]
+    spans, words = (enc.spans[:0], enc.word_ids[:0]) if compact else ([], [])
+    special, type_ids, attention = (enc.special[:0], enc.type_ids[:0], enc.attention[:0]) if compact else ([], [], [])
     seqs: list = []
     start = None
     for part in parts:
@@ -156,21 +157,21 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
             ids += enc.ids
             tokens += enc.tokens
             spans += enc.spans
-            special.extend(enc.special)
-            type_ids.extend(repeat(part[1], n))  # no list of n on the way (a long text's peak)
+            special += enc.special
+            type_ids += repeat(part[1], n) if compact else [part[1]] * n
             words += enc.word_ids
-            seqs += repeat(0, n)
-            attention.extend(enc.attention)
+            seqs += repeat(0, n) if compact else [0] * n
+            attention += enc.attention
         else:
             k = len(part[1])
             ids += part[1]
             tokens += part[2]
             spans += [None] * k
-            special.extend([1] * k)
-            type_ids.extend([part[3]] * k)
+            special += [1] * k
+            type_ids += [part[3]] * k
             words += [None] * k
             seqs += [None] * k
-            attention.extend([1] * k)
+            attention += [1] * k
     if start is None:
         seqs = [0] * len(ids)
     out = Encoding(ids, tokens, spans, special, type_ids, words, seqs, attention)
