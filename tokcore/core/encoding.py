@@ -24,7 +24,7 @@ class Encoding:
     ids: list[int] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
     # Lists; for a long text in the fast lane, spans and word_ids are compact columns with the
-    # same reads (SpanColumn, WordColumn), and special..attention may be byte arrays.
+    # same reads (SpanColumn, WordColumn), and so may special..attention be (WordColumn).
     spans: list[Optional[tuple[int, int]]] | SpanColumn = field(default_factory=list)
     special: list[int] = field(default_factory=list)
     type_ids: list[int] = field(default_factory=list)

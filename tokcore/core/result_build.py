@@ -78,7 +78,7 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
     else:  # a long text's column
         wids = words.freeze() if own else WordIds.from_encoding(words)
     if return_masks:
-        # A long text's lane encoding holds these as arrays: the result's are lists.
+        # A long text's lane encoding holds these as columns: the result's are lists.
         special, attention, type_ids = _list(enc.special, own), _list(enc.attention, own), _list(enc.type_ids, own)
     else:
         special = attention = type_ids = None
