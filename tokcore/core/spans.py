@@ -237,6 +237,9 @@ class SpanColumn:
 
     def __getitem__(self, index):
         flat = self._flat
+        if type(index) is int and index >= 0:  # the common case (trim_offsets reads every token)
+            start = flat[2 * index]  # IndexError past the end, as a list's
+            return None if start == 0 else (start - 1, flat[2 * index + 1] - 1)
         if isinstance(index, slice):
             start, stop, step = index.indices(len(flat) >> 1)
             out = SpanColumn()
@@ -256,6 +259,13 @@ class SpanColumn:
 
     def __setitem__(self, index: int, span) -> None:
         flat = self._flat
+        if type(index) is int and index >= 0 and span is not None:  # the common case, as trim_offsets sets
+            try:
+                flat[2 * index] = span[0] + 1  # IndexError past the end, as a list's
+                flat[2 * index + 1] = span[1] + 1
+                return
+            except OverflowError:
+                pass  # widened below
         n = len(flat) >> 1
         i = index.__index__()
         if i < 0:
