@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import spans as _spans
 from .encoding import EncodeResult
 from .offsets import SENTINEL
-from .optional_ints import WordColumn, WordIds, word_ids_of_list
+from .optional_ints import WordIds, word_ids_of_list
 from .original_offsets import OriginalMapper
 from .spans import SpanColumn, Spans
 
@@ -41,7 +41,7 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         # Built straight from the encoding's spans: no list of tuples on the way (a long text's
         # column is taken over as it is when nobody else holds the encoding).
         if type(spans) is list and len(spans) <= _spans.LIST_MAX:
-            # The common case first, inline (as spans_of_list): a short list kept as tuples.
+            # The common case first, inline: a short list's Spans keeps its tuples.
             offsets = _new(Spans)
             offsets._items = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
             offsets._flat = None
@@ -69,7 +69,7 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         for o in enc.overflowing
     ] if enc.overflowing else []
     words = enc.word_ids
-    if type(words) is list and len(words) <= _spans.LIST_MAX:  # inline, as word_ids_of_list
+    if type(words) is list and len(words) <= _spans.LIST_MAX:  # inline, as word_ids_of_list does
         wids = _new(WordIds)
         wids._items = words if own else list(words)
         wids._flat = None
@@ -113,9 +113,3 @@ def _as_spans(mapped) -> Spans:
     """A mapper's answer (a list of contract spans, or already ``Spans``) as ``Spans``."""
     return mapped if isinstance(mapped, Spans) else Spans._of_list(mapped)
 
-
-def _word_ids(values, own: bool) -> WordIds:
-    """The result's ``WordIds``: a long text's column taken over (``own``), else its values."""
-    if type(values) is WordColumn:
-        return values.freeze() if own else WordIds.from_encoding(values)
-    return word_ids_of_list(values if own else list(values))

@@ -43,19 +43,6 @@ def _flat_array(values) -> array:
         return array("q", values)
 
 
-def spans_of_list(pairs: list) -> "Spans":
-    """``Spans`` over ``pairs`` (int 2-tuples; a list nobody else changes), made at the least cost.
-
-    ``spans_of_list([(1, 3)]) == [(1, 3)]``.
-    """
-    if len(pairs) > LIST_MAX:
-        return Spans._of_list(pairs)
-    self = _new(Spans)
-    self._items = pairs
-    self._flat = None
-    return self
-
-
 def _widen(flat: array) -> array:
     return flat if flat.typecode == "q" else array("q", flat)
 
