@@ -2,7 +2,7 @@
 
 ``Encoding`` keeps spans as 0-based half-open byte offsets into the tokenization text, with
 ``None`` for tokens that have no source (inserted specials, pads). ``EncodeResult`` is the
-public view: parallel lists, contract offsets (1-based, ``(0, 0)`` sentinel).
+public view: parallel lists, contract offsets (1-based, ``(0, 0)`` sentinel) as ``Spans``.
 
 Left out: truncation and padding logic (``tokcore.truncation``) and how tokens are found.
 """
@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .offsets import SENTINEL, Span
+from .optional_ints import WordColumn, WordIds
+from .spans import SpanColumn, Spans
 
 
 @dataclass
@@ -21,10 +23,12 @@ class Encoding:
 
     ids: list[int] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
-    spans: list[Optional[tuple[int, int]]] = field(default_factory=list)
+    # Lists; for a long text in the fast lane, spans and word_ids are compact columns with the
+    # same reads (SpanColumn, WordColumn), and so may special..attention be (WordColumn).
+    spans: list[Optional[tuple[int, int]]] | SpanColumn = field(default_factory=list)
     special: list[int] = field(default_factory=list)
     type_ids: list[int] = field(default_factory=list)
-    word_ids: list[Optional[int]] = field(default_factory=list)
+    word_ids: list[Optional[int]] | WordColumn = field(default_factory=list)
     sequence_ids: list[Optional[int]] = field(default_factory=list)
     attention: list[int] = field(default_factory=list)
     overflowing: list["Encoding"] = field(default_factory=list)
@@ -80,7 +84,11 @@ class EncodeResult:
     """The result of one encoding: parallel lists, one entry per token.
 
     ``offsets`` follow the contract in the tokenization text; ``original_offsets`` the same
-    convention in the raw input. Both are ``None`` unless ``return_offsets=True``; the masks are
+    convention in the raw input. Both are ``None`` unless ``return_offsets=True``, else ``Spans``
+    (``tokcore.core.spans``): read-only, compact lists of ``(start, stop)`` tuples that index,
+    slice, iterate and compare as lists do (``tolist()`` gives a list); when the two are equal
+    (a normalizer that moved nothing) they are one object. ``word_ids`` is a ``WordIds``
+    (``tokcore.core.optional_ints``), read-only in the same way. The masks are
     ``None`` unless ``return_masks=True``. ``word_ids`` and ``sequence_ids`` are always filled
     (``None`` for inserted tokens). ``tokenization_text`` (and ``tokenization_text_pair``) are
     the texts the offsets point into.
@@ -95,12 +103,12 @@ class EncodeResult:
     tokens: list[str]
     # Defaults through factories: a plain default would be a class attribute, which hides a
     # field that a lazy result has not filled yet from ``__getattr__``.
-    offsets: Optional[list[Span]] = field(default_factory=_none)
-    original_offsets: Optional[list[Span]] = field(default_factory=_none)
+    offsets: Optional[Spans] = field(default_factory=_none)
+    original_offsets: Optional[Spans] = field(default_factory=_none)
     special_tokens_mask: Optional[list[int]] = field(default_factory=_none)
     attention_mask: Optional[list[int]] = field(default_factory=_none)
     token_type_ids: Optional[list[int]] = field(default_factory=_none)
-    word_ids: list[Optional[int]] = field(default_factory=list)
+    word_ids: WordIds | list[Optional[int]] = field(default_factory=list)
     sequence_ids: list[Optional[int]] = field(default_factory=list)
     overflowing: list["EncodeResult"] = field(default_factory=list)
     tokenization_text: str = field(default_factory=str)
@@ -131,9 +139,10 @@ class EncodeResult:
             d.setdefault("ids", source.ids(d))
             if name == "ids":
                 return d["ids"]
-        for key, value in source.fields(d).items():
-            d.setdefault(key, value)
-        # Another thread may have filled them meanwhile: same values. The ids are set already.
+        # What is set already stays (the ids; from another thread meanwhile: the same values).
+        filled = source.fields(d)
+        filled.update(d)
+        d.update(filled)
         d.pop("_source", None)
         d.pop("_words", None)
         return d[name]

@@ -11,9 +11,12 @@ Left out: how the ``Encoding`` is made (``tokcore.core.tokenizer``).
 
 from __future__ import annotations
 
+from . import spans as _spans
 from .encoding import EncodeResult
 from .offsets import SENTINEL
+from .optional_ints import WordIds, word_ids_of_list
 from .original_offsets import OriginalMapper
+from .spans import SpanColumn, Spans
 
 
 def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
@@ -35,36 +38,61 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
     offsets = original = None
     if return_offsets:
         spans = enc.spans
-        offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+        # Built straight from the encoding's spans: no list of tuples on the way (a long text's
+        # column is taken over as it is when nobody else holds the encoding).
+        if type(spans) is list and len(spans) <= _spans.LIST_MAX:
+            # The common case first, inline: a short list's Spans keeps its tuples.
+            offsets = _new(Spans)
+            offsets._items = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+            offsets._flat = None
+        elif own and type(spans) is SpanColumn:
+            offsets = spans.freeze()
+        else:
+            offsets = Spans.from_encoding(spans)
         if mappers is None:  # built once, shared by the overflowing windows
             mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
         map_a, map_b = mappers
         if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
-            original = list(offsets)  # identity alignment: the same spans (a copy, lists are mutable)
+            original = offsets  # identity alignment: the same spans, one immutable object
         elif fast and map_b is None and 1 not in enc.sequence_ids:
-            original = map_a.map_all(spans)
+            original = _as_spans(map_a.map_all(spans))
         else:
             by_seq = {0: map_a, 1: map_b}
-            original = []
+            mapped = []
             for span, seq in zip(spans, enc.sequence_ids):
                 mapper = by_seq.get(seq if seq is not None else 0)
-                original.append(SENTINEL if span is None or mapper is None else mapper.map(span))
+                mapped.append(SENTINEL if span is None or mapper is None else mapper.map(span))
+            original = Spans._of_list(mapped)
     overflowing = [
         build_result(o, ns_a, ns_b, raw_a, raw_b, fast=fast, return_offsets=return_offsets,
                      return_masks=return_masks, mappers=mappers)
         for o in enc.overflowing
-    ]
-    take = _same if own else list
+    ] if enc.overflowing else []
+    words = enc.word_ids
+    if type(words) is list and len(words) <= _spans.LIST_MAX:  # inline, as word_ids_of_list does
+        wids = _new(WordIds)
+        wids._items = words if own else list(words)
+        wids._flat = None
+    elif type(words) is list:
+        wids = word_ids_of_list(words if own else list(words))
+    else:  # a long text's column
+        wids = words.freeze() if own else WordIds.from_encoding(words)
+    if return_masks:
+        # A long text's lane encoding holds these as columns: the result's are lists.
+        special, attention, type_ids = _list(enc.special, own), _list(enc.attention, own), _list(enc.type_ids, own)
+    else:
+        special = attention = type_ids = None
     return {
-        "ids": take(enc.ids),
-        "tokens": take(enc.tokens),
+        # Nobody else holds enc when own: its lists are handed over.
+        "ids": enc.ids if own else list(enc.ids),
+        "tokens": enc.tokens if own else list(enc.tokens),
         "offsets": offsets,
         "original_offsets": original,
-        "special_tokens_mask": take(enc.special) if return_masks else None,
-        "attention_mask": take(enc.attention) if return_masks else None,
-        "token_type_ids": take(enc.type_ids) if return_masks else None,
-        "word_ids": take(enc.word_ids),
-        "sequence_ids": take(enc.sequence_ids),
+        "special_tokens_mask": special,
+        "attention_mask": attention,
+        "token_type_ids": type_ids,
+        "word_ids": wids,
+        "sequence_ids": enc.sequence_ids if own else list(enc.sequence_ids),
         "overflowing": overflowing,
         "tokenization_text": ns_a.normalized,
         "tokenization_text_pair": None if ns_b is None else ns_b.normalized,
@@ -73,5 +101,15 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
     }
 
 
-def _same(items: list) -> list:
-    return items
+_new = object.__new__
+
+
+def _list(items, own: bool) -> list:
+    """``items`` as the result's list: itself when owned, else a copy. ``_list((1, 0), True) == [1, 0]``."""
+    return items if own and type(items) is list else list(items)
+
+
+def _as_spans(mapped) -> Spans:
+    """A mapper's answer (a list of contract spans, or already ``Spans``) as ``Spans``."""
+    return mapped if isinstance(mapped, Spans) else Spans._of_list(mapped)
+

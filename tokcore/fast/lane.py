@@ -19,15 +19,18 @@ directly (``tokcore.core.tokenizer``).
 from __future__ import annotations
 
 import copy
+from array import array
 from itertools import chain
 
 from ..core.encoding import EncodeResult, Encoding
 from ..core.errors import check_text
 from ..core.normalized import NormalizedString
 from ..core.offsets import SENTINEL
+from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
+from ..core.spans import SpanColumn
 from ..processors.standard import post_process
-from .encode import CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
+from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
 
 _IDS_OF = __import__("operator").itemgetter(0)
@@ -149,6 +152,10 @@ class Lane:
         return EncodeResult._from_state({"raw_text": text, "_source": source, "_words": words})
 
 
+# Past this many characters a result's spans and word ids are built as columns (see ``fields``).
+_COLUMN_CHARS = 1 << 15
+_EMIT_WORDS = 1 << 16  # words per emit_words call in a long text (see _emit)
+_TAKEN = object()  # _Rest.found once fields has emitted the words (the ids are set by then)
 _DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
 _PLAIN = object()  # _Rest.moved: a .model's plain line, whose alignment is arithmetic (PlainLineMapper)
 
@@ -202,8 +209,13 @@ class _Rest:
     def ids(self, result: dict) -> list:
         """The result's ids: the template's special ids around the words' ids."""
         before, after = self.lane.with_specials if self.add else self.lane.without_specials
-        if self.found is not None:
-            flat = chain.from_iterable(map(_IDS_OF, self.found[0]))
+        found = self.found
+        if found is _TAKEN:  # fields has begun, after the ids were set
+            if "ids" in result:
+                return result["ids"]
+            found = document_entries(self.lane.plan, result["tokenization_text"])
+        if found is not None:
+            flat = chain.from_iterable(map(_IDS_OF, found[0]))
         else:
             words = result.get("_words")
             if words is None:  # another thread has filled every list meanwhile
@@ -223,11 +235,41 @@ class _Rest:
         found = self.found
         if found is None:  # the ids came from spaced_ids: the same words' entries
             found = (spaced_entries(lane.plan, view, 0), None, None, False)
+        elif found is _TAKEN:  # another thread is reading this result's lists: find them again
+            found = document_entries(lane.plan, view)
+        else:
+            self.found = _TAKEN  # this result's own: let the words' entries go once emitted
         enc = Encoding()
-        emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
-                   lane.plan.one_word)
+        long = len(view) > _COLUMN_CHARS
+        if long:
+            # A long text's spans and word ids go straight into compact form: no tuple per
+            # token, no int per word on the way (tokcore.core.spans, tokcore.core.optional_ints).
+            enc.word_ids = WordColumn()
+            if need:
+                enc.spans = SpanColumn()
+        if long and found[1] is None and found[2] is None and len(found[0]) > _EMIT_WORDS:
+            _emit_slices(found, enc, need, lane.plan.one_word)
+        else:
+            emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
+                       lane.plan.one_word)
+        del found
         n = len(enc.ids)
-        enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
+        ids = None
+        if long:
+            # The result has its ids (read first, from the words' ids: ``_Rest.ids``): the
+            # encoding carries placeholders instead (the processors copy ids, never read them),
+            # so no second copy of them is alive while the processor builds its lists.
+            ids = result.get("ids")
+            if ids is None:
+                ids = result.setdefault("ids", self.ids(result))
+            enc.ids = array("b", bytes(n))
+        if long and lane.processor is not None:
+            # Columns (the processor's build_single keeps their kind; it makes sequence ids anew).
+            zeros = WordColumn.filled(0, n, "b")
+            enc.special, enc.type_ids, enc.sequence_ids, enc.attention = (zeros, WordColumn.filled(0, n), zeros,
+                                                                          WordColumn.filled(1, n, "b"))
+        else:
+            enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
         enc = post_process(lane.processor, enc, None, self.add)
         moved, mappers = self.moved, None
         if moved is _DEFERRED and need:
@@ -238,8 +280,27 @@ class _Rest:
                 mappers = (PlainLineMapper(enc.word_ids), None)
         else:
             ns = moved
-        return result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
-                            mappers=mappers, own=True)
+        state = result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
+                             mappers=mappers, own=True)
+        if ids is not None:
+            state["ids"] = ids
+        return state
+
+
+def _emit_slices(found: tuple, enc: Encoding, need: bool, one_word: bool) -> None:
+    """``emit_words`` for a long text whose words are placed by their byte lengths (no word
+    strings or starts kept), a slice of words at a time, so that its per-token scratch lists
+    (bases, counts) stay small. Each slice starts where the last one's bytes end."""
+    ents, prefixed = found[0], found[3]
+    byte = word = 0
+    for at in range(0, len(ents), _EMIT_WORDS):
+        part = ents[at:at + _EMIT_WORDS]
+        # The text is not read when the words are placed by their byte lengths: "" stands for it.
+        after = emit_words((part, None, None, prefixed), "", byte, None, 0, False, enc.ids, enc.tokens, enc.spans,
+                           enc.word_ids, word, need, one_word)
+        byte += sum(map(_NBYTES, part))
+        if not one_word:  # one word throughout: every slice's tokens keep word 0
+            word = after
 
 
 def lane_for(tok) -> Lane | None:

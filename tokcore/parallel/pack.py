@@ -1,7 +1,7 @@
 """Encoding results as columns: how ``encode_batch(..., processes=N)``'s workers send them back.
 
 A batch of results becomes a few flat lists of ints and strings: each per-token list of every
-result end to end (offsets as flat start, stop ints), the token counts and the texts. Each
+result end to end (offsets as flat start, stop ints, back as ``Spans``), the token counts and the texts. Each
 column is made in one C-level pass over the batch; the pipe between the processes carries such
 lists several times faster than result objects, whose every list and tuple would travel as an
 object of its own. ``unpack(*pack(results)) == results``; ``tests/engine/test_parallel.py`` checks it
@@ -19,6 +19,8 @@ from operator import eq, itemgetter
 from typing import Any
 
 from ..core.encoding import EncodeResult
+from ..core.optional_ints import WordIds
+from ..core.spans import Spans
 
 # Per-token lists that every result has, those the options may leave out (None), and the texts.
 _ALWAYS = ("ids", "tokens", "word_ids", "sequence_ids")
@@ -69,13 +71,8 @@ def unpack(packed: tuple | None, others: dict) -> list:
         return [others[i] for i in sorted(others)]
     has_offsets, counts, columns, spans, originals, texts = packed
     absent = [name for name in _OPTIONAL if name not in columns]
-    if has_offsets:
-        columns["offsets"] = _pairs(spans)
-        if originals is not None:
-            columns["original_offsets"] = _pairs(originals)
-    else:
+    if not has_offsets:
         absent += ["offsets", "original_offsets"]
-    same_originals = has_offsets and originals is None
     rows = iter(range(len(counts)))
     out: list = []
     start = 0
@@ -88,17 +85,15 @@ def unpack(packed: tuple | None, others: dict) -> list:
         state = {name: column[start:stop] for name, column in columns.items()}
         for name in absent:
             state[name] = None
-        if same_originals:
-            state["original_offsets"] = list(state["offsets"])
+        state["word_ids"] = WordIds._of_list(state["word_ids"])
+        if has_offsets:
+            # As the encoding process made them: Spans, one object for both when they are equal.
+            state["offsets"] = Spans.from_flat(spans[2 * start:2 * stop])
+            state["original_offsets"] = (state["offsets"] if originals is None
+                                         else Spans.from_flat(originals[2 * start:2 * stop]))
         for name, values in texts.items():
             state[name] = values[row]
         state["overflowing"] = []
         out.append(EncodeResult._from_state(state))
         start = stop
     return out
-
-
-def _pairs(flat: list) -> list[tuple[int, int]]:
-    """``_pairs([1, 2, 3, 4]) == [(1, 2), (3, 4)]``."""
-    it = iter(flat)
-    return list(zip(it, it))

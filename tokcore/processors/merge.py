@@ -19,7 +19,7 @@ Left out: the processors themselves (``tokcore.post_processors``), truncation an
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, repeat
 from typing import Iterable, Optional
 
 from ..core.encoding import Encoding
@@ -142,14 +142,14 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
     if not parts:
         return Encoding()  # as ``merge([])``: no ranges at all
     n = len(enc)
+    # Lists; a long text's lane encoding (tokcore.fast.lane) brings compact columns instead,
+    # kept in kind (they take += of lists), and no list of n is made on the way.
+    compact = type(enc.word_ids) is not list
     ids: list = []
     tokens: list = []
-    spans: list = []
-    special: list = []
-    type_ids: list = []
-    words: list = []
+    spans, words = (enc.spans[:0], enc.word_ids[:0]) if compact else ([], [])
+    special, type_ids, attention = (enc.special[:0], enc.type_ids[:0], enc.attention[:0]) if compact else ([], [], [])
     seqs: list = []
-    attention: list = []
     start = None
     for part in parts:
         if part[0] == "A":
@@ -158,9 +158,9 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
             tokens += enc.tokens
             spans += enc.spans
             special += enc.special
-            type_ids += [part[1]] * n
+            type_ids += repeat(part[1], n) if compact else [part[1]] * n
             words += enc.word_ids
-            seqs += [0] * n
+            seqs += repeat(0, n) if compact else [0] * n
             attention += enc.attention
         else:
             k = len(part[1])
