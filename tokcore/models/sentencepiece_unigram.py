@@ -211,28 +211,11 @@ class SentencePieceUnigram(Unigram):
                 base = f32(scores.get(id_, unk) + base)
         return base
 
-    def _candidates(self, text: str, start: int, pref: dict[str, int]):
-        """(stop, id, score) of every candidate starting at ``start``, the unknown node included."""
-        scores = self._sp_scores
-        single = False
-        stop = start + 1
-        n = len(text)
-        while stop <= n:
-            id_ = pref.get(text[start:stop])
-            if id_ is None:
-                break
-            if id_ >= 0:
-                yield stop, id_, scores[id_]
-                single = single or stop == start + 1
-            stop += 1
-        if not single:
-            yield start + 1, self._unk_marker, self.unk_score
-
     def _word_exact(self, text: str) -> tuple[list, float, float]:
         """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie), the score.
 
-        The candidates of ``_candidates`` inline: a position's unknown node (only where no
-        one-character piece starts) is offered first, which changes nothing as no other
+        The candidates from a position are its pieces (prefix-map lookups) and, only where no
+        one-character piece starts, the unknown node, offered first, which changes nothing as no other
         candidate from that position ends where it does."""
         get = self._prefix_map().get
         scores = self._sp_scores
@@ -277,23 +260,46 @@ class SentencePieceUnigram(Unigram):
         return backtrack(from_, ids, n), margin, best[n]
 
     def _word_f32(self, text: str, base: float) -> tuple[list, float]:
-        """Segments as sentencepiece finds them from running score ``base``, and the score at the end."""
-        pref = self._prefix_map()
+        """Segments as sentencepiece finds them from running score ``base``, and the score at the end.
+
+        Candidates as in ``_word_exact`` (this runs for every word once the running score is large,
+        so a long sentence spends most of its time here): a normal piece's sum is a float32 sum, a
+        user-defined one is compared in double and stored as float32; rounding an already rounded
+        value again changes nothing, so each candidate is rounded once."""
+        get = self._prefix_map().get
+        scores, ud = self._sp_scores, self._ud
+        unk_score, unk = self.unk_score, self._unk_marker
         n = len(text)
         best = [0.0] * (n + 1)
         best[0] = base
         from_ = [-1] * (n + 1)
         ids = [0] * (n + 1)
-        ud = self._ud
         for start in range(n):
             here = best[start]
-            for stop, id_, score in self._candidates(text, start, pref):
-                # A normal piece's sum is a float32 sum; a user-defined one is compared in double.
-                cand = score + here
-                if id_ not in ud:
-                    cand = f32(cand)
+            stop = start + 1
+            id_ = get(text[start])
+            if id_ is None or id_ < 0:  # no one-character piece: the unknown node (never user-defined)
+                cand = f32(unk_score + here)
                 if from_[stop] < 0 or cand > best[stop]:
-                    best[stop], from_[stop], ids[stop] = f32(cand), start, id_
+                    best[stop], from_[stop], ids[stop] = cand, start, unk
+                if id_ is None:
+                    continue
+            while True:
+                if id_ >= 0:
+                    cand = scores[id_] + here
+                    if id_ in ud:
+                        if from_[stop] < 0 or cand > best[stop]:
+                            best[stop], from_[stop], ids[stop] = f32(cand), start, id_
+                    else:
+                        cand = f32(cand)
+                        if from_[stop] < 0 or cand > best[stop]:
+                            best[stop], from_[stop], ids[stop] = cand, start, id_
+                stop += 1
+                if stop > n:
+                    break
+                id_ = get(text[start:stop])
+                if id_ is None:
+                    break
         return backtrack(from_, ids, n), best[n]
 
     # ------------------------------------------------------------------ serialization

@@ -366,9 +366,11 @@ class Precompiled(Normalizer):
             return best
         return best
 
-    def _pieces(self, text: str) -> list[tuple[str, int, int]] | None:
+    def _pieces(self, text: str, *, reuse: bool) -> list[tuple[str, int, int]] | None:
         """``text`` as ``rebuild`` pieces, each rule's output in place of its source, or ``None``
-        when no rule can apply."""
+        when no rule can apply. ``reuse``: the last text's matches may serve (an alignment asked
+        for after the view); the view itself always scans, so encoding a text again costs what it
+        cost the first time, whatever its length."""
         tables = self._tables()
         if not tables.units or (text.isascii() and not tables.ascii_sources):
             return None
@@ -377,7 +379,7 @@ class Precompiled(Normalizer):
         # matches are kept once, module-wide, keyed by the blob itself.
         key = (self.precompiled_charsmap, self.sentencepiece_semantics, self.protected)
         last = _LAST_CHANGES
-        if last[1] == text and last[0][0] is key[0] and last[0][1:] == key[1:]:
+        if reuse and last[1] == text and last[0][0] is key[0] and last[0][1:] == key[1:]:
             changes = last[2]
         else:
             changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
@@ -395,11 +397,11 @@ class Precompiled(Normalizer):
 
     def normalized_text(self, text: str) -> str:
         """``normalize_str(text)`` without building an alignment (the fast lane's view)."""
-        pieces = self._pieces(text)
+        pieces = self._pieces(text, reuse=False)
         return text if pieces is None else "".join([p[0] for p in pieces])
 
     def normalize(self, ns: NormalizedString) -> NormalizedString:
-        pieces = self._pieces(ns.normalized)
+        pieces = self._pieces(ns.normalized, reuse=True)
         return ns if pieces is None else rebuild_whole(ns, pieces)
 
     def to_dict(self) -> dict:
