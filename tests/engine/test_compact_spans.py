@@ -191,6 +191,7 @@ def test_lane_with_span_columns_equals_the_reference(kind, name, chunk, text, mo
     monkeypatch.setattr(fast_lane, "_COLUMN_CHARS", 0)
     monkeypatch.setattr(fast_lane, "_EMIT_WORDS", 2)
     monkeypatch.setattr(S, "LIST_MAX", 0)  # WordIds read it too
+    monkeypatch.setattr(S, "COMPACT_FROM", -1)  # every result keeps its compact sequences
     monkeypatch.setattr(fe, "CHUNK_CHARS", chunk)
     fast, ref = fast_pairs.pair_for(kind, name)
     for kw in ({}, {"add_special_tokens": False}):
@@ -204,25 +205,32 @@ def test_lane_with_span_columns_equals_the_reference(kind, name, chunk, text, mo
         assert a == ref.encode_result(text, return_offsets=False, **kw) and a.tokens == b.tokens
 
 
-def test_identity_alignment_shares_one_object_and_long_results_stay_compact():
+def test_identity_alignment_shares_one_object_and_long_results_stay_compact(monkeypatch):
     fast, ref = fast_pairs.pair_for("hf", "gpt2/tokenizer.json")
     text = "It was the best of times, it was the worst of times.\n" * 2000
+    res = fast.encode_result(text, return_offsets=True)  # 26,000 tokens: plain lists, two of them
+    assert type(res.offsets) is list and type(res.word_ids) is list and res.offsets is not res.original_offsets
+    monkeypatch.setattr(S, "COMPACT_FROM", 10_000)
     res = fast.encode_result(text, return_offsets=True)
-    assert isinstance(res.offsets, Spans) and res.offsets is res.original_offsets
+    assert isinstance(res.offsets, Spans) and res.offsets is res.original_offsets and type(res.word_ids) is WordIds
     assert res.offsets._flat is not None  # long: one flat array, not tuples
     assert res == ref.encode_result(text, return_offsets=True)
 
 
-def test_worker_columns_bring_spans_back():
+@pytest.mark.parametrize("compact_from", [65_536, -1])
+def test_worker_columns_bring_spans_back(monkeypatch, compact_from):
+    monkeypatch.setattr(S, "COMPACT_FROM", compact_from)
+    kind = list if compact_from > 0 else Spans
     fast, _ = fast_pairs.pair_for("hf", "minilm/tokenizer.json")
     results = [fast.encode_result(t, return_offsets=True) for t in ["Héllo there", "plain text", ""]]
     back = unpack(*pack(results))
     assert back == results
-    assert all(type(r.offsets) is Spans and type(r.original_offsets) is Spans for r in back)
+    assert all(type(r.offsets) is kind and type(r.original_offsets) is kind for r in back)
 
 
 def test_long_route_without_a_post_processor_equals_the_reference(monkeypatch):
     monkeypatch.setattr(fast_lane, "_COLUMN_CHARS", 0)
+    monkeypatch.setattr(S, "COMPACT_FROM", -1)
     path = require_shared("reference", "hf", "gpt2", "tokenizer.json")
     fast, ref = tokcore.load(path), tokcore.load(path)
     fast.post_processor = ref.post_processor = None

@@ -2,7 +2,8 @@
 
 ``Encoding`` keeps spans as 0-based half-open byte offsets into the tokenization text, with
 ``None`` for tokens that have no source (inserted specials, pads). ``EncodeResult`` is the
-public view: parallel lists, contract offsets (1-based, ``(0, 0)`` sentinel) as ``Spans``.
+public view: parallel lists, contract offsets (1-based, ``(0, 0)`` sentinel); a long text's
+offsets and word ids as compact ``Spans`` / ``WordIds``.
 
 Left out: truncation and padding logic (``tokcore.truncation``) and how tokens are found.
 """
@@ -84,11 +85,12 @@ class EncodeResult:
     """The result of one encoding: parallel lists, one entry per token.
 
     ``offsets`` follow the contract in the tokenization text; ``original_offsets`` the same
-    convention in the raw input. Both are ``None`` unless ``return_offsets=True``, else ``Spans``
-    (``tokcore.core.spans``): read-only, compact lists of ``(start, stop)`` tuples that index,
-    slice, iterate and compare as lists do (``tolist()`` gives a list); when the two are equal
-    (a normalizer that moved nothing) they are one object. ``word_ids`` is a ``WordIds``
-    (``tokcore.core.optional_ints``), read-only in the same way. The masks are
+    convention in the raw input. Both are ``None`` unless ``return_offsets=True``, else lists of
+    ``(start, stop)`` tuples. A result of more than ``COMPACT_FROM`` (65,536) tokens holds them,
+    and ``word_ids``, as compact read-only sequences instead (``Spans`` in ``tokcore.core.spans``,
+    ``WordIds`` in ``tokcore.core.optional_ints``): they index, slice, iterate and compare as the
+    lists would, ``tolist()`` gives the list, and equal offsets (a normalizer that moved
+    nothing) are then one object. A list of tuples costs ~120 bytes a token. The masks are
     ``None`` unless ``return_masks=True``. ``word_ids`` and ``sequence_ids`` are always filled
     (``None`` for inserted tokens). ``tokenization_text`` (and ``tokenization_text_pair``) are
     the texts the offsets point into.
@@ -103,8 +105,8 @@ class EncodeResult:
     tokens: list[str]
     # Defaults through factories: a plain default would be a class attribute, which hides a
     # field that a lazy result has not filled yet from ``__getattr__``.
-    offsets: Optional[Spans] = field(default_factory=_none)
-    original_offsets: Optional[Spans] = field(default_factory=_none)
+    offsets: Optional[list[Span] | Spans] = field(default_factory=_none)
+    original_offsets: Optional[list[Span] | Spans] = field(default_factory=_none)
     special_tokens_mask: Optional[list[int]] = field(default_factory=_none)
     attention_mask: Optional[list[int]] = field(default_factory=_none)
     token_type_ids: Optional[list[int]] = field(default_factory=_none)

@@ -16,7 +16,7 @@ from .encoding import EncodeResult
 from .offsets import SENTINEL
 from .optional_ints import WordIds, word_ids_of_list
 from .original_offsets import OriginalMapper
-from .spans import SpanColumn, Spans
+from .spans import SpanColumn, Spans, settled
 
 
 def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
@@ -40,43 +40,38 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         spans = enc.spans
         # Built straight from the encoding's spans: no list of tuples on the way (a long text's
         # column is taken over as it is when nobody else holds the encoding).
-        if type(spans) is list and len(spans) <= _spans.LIST_MAX:
-            # The common case first, inline: a short list's Spans keeps its tuples.
-            offsets = _new(Spans)
-            offsets._items = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
-            offsets._flat = None
+        if type(spans) is list and len(spans) <= _spans.COMPACT_FROM:
+            # The common case first, inline: a plain list of tuples.
+            offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
         elif own and type(spans) is SpanColumn:
-            offsets = spans.freeze()
+            offsets = settled(spans.freeze())
         else:
-            offsets = Spans.from_encoding(spans)
+            offsets = settled(Spans.from_encoding(spans))
         if mappers is None:  # built once, shared by the overflowing windows
             mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
         map_a, map_b = mappers
         if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
-            original = offsets  # identity alignment: the same spans, one immutable object
+            # Identity alignment: the same spans; one object when immutable, else a copy.
+            original = list(offsets) if type(offsets) is list else offsets
         elif fast and map_b is None and 1 not in enc.sequence_ids:
-            original = _as_spans(map_a.map_all(spans))
+            original = _as_result(map_a.map_all(spans))
         else:
             by_seq = {0: map_a, 1: map_b}
             mapped = []
             for span, seq in zip(spans, enc.sequence_ids):
                 mapper = by_seq.get(seq if seq is not None else 0)
                 mapped.append(SENTINEL if span is None or mapper is None else mapper.map(span))
-            original = Spans._of_list(mapped)
+            original = _as_result(mapped)
     overflowing = [
         build_result(o, ns_a, ns_b, raw_a, raw_b, fast=fast, return_offsets=return_offsets,
                      return_masks=return_masks, mappers=mappers)
         for o in enc.overflowing
     ] if enc.overflowing else []
     words = enc.word_ids
-    if type(words) is list and len(words) <= _spans.LIST_MAX:  # inline, as word_ids_of_list does
-        wids = _new(WordIds)
-        wids._items = words if own else list(words)
-        wids._flat = None
-    elif type(words) is list:
-        wids = word_ids_of_list(words if own else list(words))
+    if type(words) is list:
+        wids = (words if own else list(words)) if len(words) <= _spans.COMPACT_FROM else word_ids_of_list(words if own else list(words))
     else:  # a long text's column
-        wids = words.freeze() if own else WordIds.from_encoding(words)
+        wids = settled(words.freeze() if own else WordIds.from_encoding(words))
     if return_masks:
         # A long text's lane encoding holds these as columns: the result's are lists.
         special, attention, type_ids = _list(enc.special, own), _list(enc.attention, own), _list(enc.type_ids, own)
@@ -101,15 +96,16 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
     }
 
 
-_new = object.__new__
-
 
 def _list(items, own: bool) -> list:
     """``items`` as the result's list: itself when owned, else a copy. ``_list((1, 0), True) == [1, 0]``."""
     return items if own and type(items) is list else list(items)
 
 
-def _as_spans(mapped) -> Spans:
-    """A mapper's answer (a list of contract spans, or already ``Spans``) as ``Spans``."""
-    return mapped if isinstance(mapped, Spans) else Spans._of_list(mapped)
+def _as_result(mapped):
+    """A mapper's answer (a list of contract spans, or already ``Spans``) as a result holds it
+    (``tokcore.core.spans.settled``). ``_as_result([(1, 2)]) == [(1, 2)]``."""
+    if type(mapped) is list:
+        return mapped if len(mapped) <= _spans.COMPACT_FROM else Spans._of_list(mapped)
+    return settled(mapped)
 

@@ -31,6 +31,20 @@ _new = object.__new__
 # faster that way, and their memory does not matter.
 LIST_MAX = 1024
 _CHUNK = 8192  # spans converted per C-level pass when a column is extended from an iterator
+# A result of up to this many tokens holds plain lists (what most callers, JSON and the API text
+# expect); past it the lists of tuples and ints would cost ~170 bytes a token, so a long text's
+# result holds the compact sequences instead (10 MB of text: ~150 MB rather than ~900 MB).
+COMPACT_FROM = 65_536
+
+
+def settled(values):
+    """A result's offsets or word ids as it holds them: a plain list up to ``COMPACT_FROM``
+    entries (a short compact sequence gives up its list), else the compact sequence itself.
+    ``settled(Spans([(1, 2)])) == [(1, 2)] and type(settled(Spans([(1, 2)]))) is list``."""
+    if values is None or type(values) is list or len(values) > COMPACT_FROM:
+        return values
+    items = values._items
+    return items if items is not None else values.tolist()
 
 
 def _flat_array(values) -> array:

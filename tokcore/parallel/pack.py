@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core.encoding import EncodeResult
 from ..core.optional_ints import WordIds
-from ..core.spans import Spans
+from ..core.spans import Spans, settled
 
 # Per-token lists that every result has, those the options may leave out (None), and the texts.
 _ALWAYS = ("ids", "tokens", "word_ids", "sequence_ids")
@@ -85,12 +85,15 @@ def unpack(packed: tuple | None, others: dict) -> list:
         state = {name: column[start:stop] for name, column in columns.items()}
         for name in absent:
             state[name] = None
-        state["word_ids"] = WordIds._of_list(state["word_ids"])
+        state["word_ids"] = settled(WordIds._of_list(state["word_ids"]))
         if has_offsets:
-            # As the encoding process made them: Spans, one object for both when they are equal.
-            state["offsets"] = Spans.from_flat(spans[2 * start:2 * stop])
-            state["original_offsets"] = (state["offsets"] if originals is None
-                                         else Spans.from_flat(originals[2 * start:2 * stop]))
+            # As the encoding process made them (tokcore.core.spans.settled): lists, or for a long
+            # result Spans, one object for both when they are equal.
+            offsets = settled(Spans.from_flat(spans[2 * start:2 * stop]))
+            state["offsets"] = offsets
+            state["original_offsets"] = (
+                (list(offsets) if type(offsets) is list else offsets) if originals is None
+                else settled(Spans.from_flat(originals[2 * start:2 * stop])))
         for name, values in texts.items():
             state[name] = values[row]
         state["overflowing"] = []
