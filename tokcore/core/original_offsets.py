@@ -5,13 +5,18 @@ from; the mapper turns that into byte spans, staying byte-exact where a span cut
 that reached the view unchanged. An alignment that maps character i to character i with equal
 UTF-8 lengths is recognized as the identity, which costs nothing per token.
 
+``ShiftMapper`` gives the same spans without an alignment for a text that is a prefix plus the raw
+text with one character replaced by another (HF's ``Prepend`` then ``Replace(" ", "▁")``,
+sentencepiece's plain line), by arithmetic.
+
 Left out: building the alignment (``tokcore.normalized``) and the contract helpers (``tokcore.offsets``).
 """
 
 from __future__ import annotations
 
-from itertools import compress, count, repeat
-from operator import add, is_, itemgetter, le, sub
+from bisect import bisect_left, bisect_right
+from itertools import accumulate, compress, count, repeat
+from operator import add, is_, itemgetter, le, mul, sub
 
 from .normalized import NormalizedString
 from .offsets import SENTINEL, char_to_byte_table
@@ -141,3 +146,91 @@ class OriginalMapper:
         else:
             stop = self.raw_table[ns.original_span(ce - 1, ce)[1]]
         return (start + 1, max(start, stop) + 1)
+
+
+class ShiftMapper:
+    """``OriginalMapper``'s spans for a view that is ``head`` bytes of prefix (aligned to nothing
+    at the start) then the raw text with every ``old`` character replaced by ``new`` (each aligned
+    to the character it replaced, all others unchanged), by arithmetic on byte positions.
+
+    A view byte in the prefix maps to 0; after it, a byte moves back ``head`` plus the bytes the
+    replacements before it added, so cuts inside unchanged characters stay byte-exact; a cut
+    inside a replacement takes its raw character's start (span start) or end (span end), as
+    ``OriginalMapper`` does for a changed character. ``ShiftMapper("a b", 3, " ", "\u2581")
+    .map_all([(0, 4), (4, 8)])`` is ``[(1, 2), (2, 4)]`` (``"▁a"``, ``"▁b"`` of ``"▁a▁b"``).
+    """
+
+    identity = False
+    __slots__ = ("delta", "ends", "head", "old_len", "starts")
+
+    def __init__(self, raw: str, head: int, old: str | None = None, new: str | None = None):
+        self.head = head
+        self.starts = self.ends = None
+        if old is None or old == new or old not in raw:
+            return
+        ascii_raw = raw.isascii()
+        o_len = 1 if old.isascii() else len(old.encode("utf-8", "surrogatepass"))
+        n_len = 1 if new.isascii() else len(new.encode("utf-8", "surrogatepass"))
+        if ascii_raw:
+            parts = raw.split(old)
+        else:  # UTF-8 is self-synchronizing: a whole character's bytes match only that character
+            parts = raw.encode("utf-8", "surrogatepass").split(old.encode("utf-8", "surrogatepass"))
+        # The view byte where replacement j starts: the prefix, the raw bytes between, j earlier ones.
+        self.starts = list(accumulate(map(add, map(len, parts[:-1]), [head, *repeat(n_len, len(parts) - 2)])))
+        self.ends = list(map(add, self.starts, repeat(n_len)))
+        self.delta, self.old_len = n_len - o_len, o_len
+
+    def _point(self, b: int, at_end: bool) -> int:
+        """The 0-based raw byte of view byte ``b`` (a span's end when ``at_end``)."""
+        c = b - self.head
+        if c <= 0:
+            return 0
+        ends = self.ends
+        if ends is None:
+            return c
+        k = bisect_right(ends, b)  # replacements ending at or before b
+        if k < len(ends) and self.starts[k] < b:  # inside replacement k
+            raw = self.starts[k] - self.head - k * self.delta
+            return raw + self.old_len if at_end else raw
+        return c - k * self.delta
+
+    def map(self, span: tuple[int, int]) -> tuple[int, int]:
+        bs, be = span
+        start = self._point(bs, False)
+        if be <= bs:
+            return (start + 1, start + 1)
+        return (start + 1, max(start, self._point(be, True)) + 1)
+
+    def map_all(self, spans: list) -> list:
+        """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes when
+        every span is non-empty and no end falls inside a replacement."""
+        present = spans if None not in spans else [s for s in spans if s is not None]
+        mapped = self._map_plain(present) if present else []
+        if mapped is None:
+            mapped = list(map(self.map, present))
+        if present is not spans:
+            for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
+                mapped.insert(i, SENTINEL)
+        return mapped
+
+    def _map_plain(self, spans: list) -> list | None:
+        begins = list(map(_FIRST, spans))
+        stops = list(map(_SECOND, spans))
+        if any(map(le, stops, begins)):
+            return None
+        base = 1 - self.head
+        ends = self.ends
+        if ends is not None:
+            starts = self.starts
+            before_b = list(map(bisect_right, repeat(ends), begins))
+            before_e = list(map(bisect_right, repeat(ends), stops))
+            # A position with more replacements starting before it than ending by it is inside one.
+            if before_b != list(map(bisect_left, repeat(starts), begins)) or \
+                    before_e != list(map(bisect_left, repeat(starts), stops)):
+                return None
+            if self.delta:
+                d = repeat(self.delta)
+                begins = map(sub, begins, map(mul, before_b, d))
+                stops = map(sub, stops, map(mul, before_e, d))
+        one = repeat(1)
+        return list(zip(map(max, map(add, begins, repeat(base)), one), map(max, map(add, stops, repeat(base)), one)))
