@@ -14,9 +14,8 @@ Left out: building the alignment (``tokcore.normalized``) and the contract helpe
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from itertools import accumulate, compress, count, repeat
-from operator import add, is_, itemgetter, le, mul, sub
+from operator import add, is_, itemgetter, le, sub
 
 from .normalized import NormalizedString
 from .offsets import SENTINEL, char_to_byte_table
@@ -151,7 +150,7 @@ class OriginalMapper:
 class ShiftMapper:
     """``OriginalMapper``'s spans for a view that is ``head`` bytes of prefix (aligned to nothing
     at the start) then the raw text with every ``old`` character replaced by ``new`` (each aligned
-    to the character it replaced, all others unchanged), by arithmetic on byte positions.
+    to the character it replaced, all others unchanged), without the alignment.
 
     A view byte in the prefix maps to 0; after it, a byte moves back ``head`` plus the bytes the
     replacements before it added, so cuts inside unchanged characters stay byte-exact; a cut
@@ -161,76 +160,59 @@ class ShiftMapper:
     """
 
     identity = False
-    __slots__ = ("delta", "ends", "head", "old_len", "starts")
+    __slots__ = ("ends", "head", "starts")
 
     def __init__(self, raw: str, head: int, old: str | None = None, new: str | None = None):
         self.head = head
+        # starts/ends: the 1-based raw position of every view byte as a span's start / end, or
+        # None when a view byte past the prefix is a raw byte (nothing replaced, or ASCII by ASCII).
         self.starts = self.ends = None
-        if old is None or old == new or old not in raw:
+        if old is None or old == new or old not in raw or (old.isascii() and new.isascii()):
             return
-        ascii_raw = raw.isascii()
-        o_len = 1 if old.isascii() else len(old.encode("utf-8", "surrogatepass"))
-        n_len = 1 if new.isascii() else len(new.encode("utf-8", "surrogatepass"))
-        if ascii_raw:
-            parts = raw.split(old)
-        else:  # UTF-8 is self-synchronizing: a whole character's bytes match only that character
-            parts = raw.encode("utf-8", "surrogatepass").split(old.encode("utf-8", "surrogatepass"))
-        # The view byte where replacement j starts: the prefix, the raw bytes between, j earlier ones.
-        self.starts = list(accumulate(map(add, map(len, parts[:-1]), [head, *repeat(n_len, len(parts) - 2)])))
-        self.ends = list(map(add, self.starts, repeat(n_len)))
-        self.delta, self.old_len = n_len - o_len, o_len
-
-    def _point(self, b: int, at_end: bool) -> int:
-        """The 0-based raw byte of view byte ``b`` (a span's end when ``at_end``)."""
-        c = b - self.head
-        if c <= 0:
-            return 0
-        ends = self.ends
-        if ends is None:
-            return c
-        k = bisect_right(ends, b)  # replacements ending at or before b
-        if k < len(ends) and self.starts[k] < b:  # inside replacement k
-            raw = self.starts[k] - self.head - k * self.delta
-            return raw + self.old_len if at_end else raw
-        return c - k * self.delta
+        o_len, n_len = len(old.encode("utf-8", "surrogatepass")), len(new.encode("utf-8", "surrogatepass"))
+        data = raw.encode("utf-8", "surrogatepass")
+        if o_len == 1:
+            table = _STEP_TABLES.get(old)
+            if table is None:
+                table = _STEP_TABLES[old] = bytes(2 if b == ord(old) else 1 for b in range(256))
+            steps = data.translate(table)
+        else:  # 0xFF is never in UTF-8: it marks each replaced character (self-synchronizing, so exact)
+            steps = data.replace(old.encode("utf-8", "surrogatepass"), b"\xff").translate(_STEP_TABLES["\xff"])
+        # Raw bytes advanced per view byte: 1 per unchanged byte, the replaced character's length at
+        # the last (start table) or first (end table) byte of its replacement, 0 in the prefix.
+        pad = bytes(head)
+        at_last = bytes(n_len - 1) + bytes((o_len,))
+        self.starts = list(accumulate(pad + steps.replace(b"\x02", at_last), initial=1))
+        at_first = bytes((o_len,)) + bytes(n_len - 1)
+        self.ends = self.starts if at_first == at_last else list(
+            accumulate(pad + steps.replace(b"\x02", at_first), initial=1))
 
     def map(self, span: tuple[int, int]) -> tuple[int, int]:
         bs, be = span
-        start = self._point(bs, False)
-        if be <= bs:
-            return (start + 1, start + 1)
-        return (start + 1, max(start, self._point(be, True)) + 1)
+        if self.starts is None:
+            start = max(bs - self.head, 0) + 1
+            return (start, start) if be <= bs else (start, max(be - self.head, 0) + 1)
+        start = self.starts[bs]
+        return (start, start) if be <= bs else (start, self.ends[be])
 
     def map_all(self, spans: list) -> list:
-        """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes when
-        every span is non-empty and no end falls inside a replacement."""
+        """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes."""
         present = spans if None not in spans else [s for s in spans if s is not None]
-        mapped = self._map_plain(present) if present else []
-        if mapped is None:
+        begins = list(map(_FIRST, present))
+        stops = list(map(_SECOND, present))
+        if any(map(le, stops, begins)):
             mapped = list(map(self.map, present))
+        elif self.starts is None:
+            base, one = repeat(1 - self.head), repeat(1)
+            mapped = list(zip(map(max, map(add, begins, base), one), map(max, map(add, stops, base), one)))
+        else:
+            # Both tables rise with the byte and ends >= starts: a span never comes out reversed.
+            mapped = list(zip(map(self.starts.__getitem__, begins), map(self.ends.__getitem__, stops)))
         if present is not spans:
             for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
                 mapped.insert(i, SENTINEL)
         return mapped
 
-    def _map_plain(self, spans: list) -> list | None:
-        begins = list(map(_FIRST, spans))
-        stops = list(map(_SECOND, spans))
-        if any(map(le, stops, begins)):
-            return None
-        base = 1 - self.head
-        ends = self.ends
-        if ends is not None:
-            starts = self.starts
-            before_b = list(map(bisect_right, repeat(ends), begins))
-            before_e = list(map(bisect_right, repeat(ends), stops))
-            # A position with more replacements starting before it than ending by it is inside one.
-            if before_b != list(map(bisect_left, repeat(starts), begins)) or \
-                    before_e != list(map(bisect_left, repeat(starts), stops)):
-                return None
-            if self.delta:
-                d = repeat(self.delta)
-                begins = map(sub, begins, map(mul, before_b, d))
-                stops = map(sub, stops, map(mul, before_e, d))
-        one = repeat(1)
-        return list(zip(map(max, map(add, begins, repeat(base)), one), map(max, map(add, stops, repeat(base)), one)))
+
+# Per replaced ASCII character (and "\xff", the mark of a longer one): byte -> 2 for it, else 1.
+_STEP_TABLES = {"\xff": bytes(2 if b == 0xFF else 1 for b in range(256))}
