@@ -184,9 +184,20 @@ class SentencePieceText:
         self.ascii_rules = bool(charsmap._units) and charsmap._ascii_rules
 
     def mapper(self, raw: str) -> ShiftMapper | None:
-        """The arithmetic mapper of a plain line's view (``escape``: the dummy ``"▁"`` aligned to
-        nothing, each ``"▁"`` to its space), ``None`` for other lines (the normalizer aligns them)."""
-        return ShiftMapper(raw, 3, " ", "\u2581") if plain_line(raw) else None
+        """The arithmetic mapper of a view that is ``escape(raw)`` (the dummy ``"▁"`` aligned to
+        nothing, each ``"▁"`` to its space, every other character to itself): a plain line, or a
+        line with single inner spaces that no charsmap rule changes; else ``None`` (the
+        normalizer aligns it)."""
+        if plain_line(raw):
+            return ShiftMapper(raw, 3, " ", "\u2581")
+        if not raw or raw[0] == " " or raw[-1] == " " or "  " in raw or "\u2581" in raw:
+            return None
+        # The pieces the view was made from (remembered by the charsmap): one unchanged piece means
+        # no rule applied (a rule's output equal to its source maps character to character too).
+        pieces = self.charsmap._pieces(raw)
+        if pieces is None or (len(pieces) == 1 and pieces[0][0] == raw):
+            return ShiftMapper(raw, 3, " ", "\u2581")
+        return None
 
     def __call__(self, text: str) -> str | None:
         if plain_line(text):
