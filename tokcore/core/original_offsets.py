@@ -160,13 +160,14 @@ class ShiftMapper:
     """
 
     identity = False
-    __slots__ = ("ends", "head", "starts")
+    __slots__ = ("head", "inside", "old_len", "starts")
 
     def __init__(self, raw: str, head: int, old: str | None = None, new: str | None = None):
         self.head = head
-        # starts/ends: the 1-based raw position of every view byte as a span's start / end, or
-        # None when a view byte past the prefix is a raw byte (nothing replaced, or ASCII by ASCII).
-        self.starts = self.ends = None
+        # starts: the 1-based raw position of every view byte as a span's start, or None when a view
+        # byte past the prefix is a raw byte (nothing replaced, or ASCII by ASCII); inside: 1 at each
+        # byte of a replacement but its last (a span ending after it ends old_len later).
+        self.starts = self.inside = None
         if old is None or old == new or old not in raw or (old.isascii() and new.isascii()):
             return
         o_len, n_len = len(old.encode("utf-8", "surrogatepass")), len(new.encode("utf-8", "surrogatepass"))
@@ -179,13 +180,11 @@ class ShiftMapper:
         else:  # 0xFF is never in UTF-8: it marks each replaced character (self-synchronizing, so exact)
             steps = data.replace(old.encode("utf-8", "surrogatepass"), b"\xff").translate(_STEP_TABLES["\xff"])
         # Raw bytes advanced per view byte: 1 per unchanged byte, the replaced character's length at
-        # the last (start table) or first (end table) byte of its replacement, 0 in the prefix.
+        # the last byte of its replacement, 0 in the prefix and at a replacement's other bytes.
         pad = bytes(head)
-        at_last = bytes(n_len - 1) + bytes((o_len,))
-        self.starts = list(accumulate(pad + steps.replace(b"\x02", at_last), initial=1))
-        at_first = bytes((o_len,)) + bytes(n_len - 1)
-        self.ends = self.starts if at_first == at_last else list(
-            accumulate(pad + steps.replace(b"\x02", at_first), initial=1))
+        self.starts = list(accumulate(pad + steps.replace(b"\x02", bytes(n_len - 1) + bytes((o_len,))), initial=1))
+        self.inside = pad + steps.translate(_INSIDE_TABLE).replace(b"\x02", b"\x01" * (n_len - 1) + b"\x00")
+        self.old_len = o_len
 
     def map(self, span: tuple[int, int]) -> tuple[int, int]:
         bs, be = span
@@ -193,7 +192,9 @@ class ShiftMapper:
             start = max(bs - self.head, 0) + 1
             return (start, start) if be <= bs else (start, max(be - self.head, 0) + 1)
         start = self.starts[bs]
-        return (start, start) if be <= bs else (start, self.ends[be])
+        if be <= bs:
+            return (start, start)
+        return (start, self.starts[be] + self.old_len if self.inside[be - 1] else self.starts[be])
 
     def map_all(self, spans: list) -> list:
         """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes."""
@@ -205,9 +206,11 @@ class ShiftMapper:
         elif self.starts is None:
             base, one = repeat(1 - self.head), repeat(1)
             mapped = list(zip(map(max, map(add, begins, base), one), map(max, map(add, stops, base), one)))
+        elif any(map(self.inside.__getitem__, map(sub, stops, repeat(1)))):
+            mapped = list(map(self.map, present))  # an end inside a replacement (a rare cut)
         else:
-            # Both tables rise with the byte and ends >= starts: a span never comes out reversed.
-            mapped = list(zip(map(self.starts.__getitem__, begins), map(self.ends.__getitem__, stops)))
+            # The table rises with the byte: a span never comes out reversed.
+            mapped = list(zip(map(self.starts.__getitem__, begins), map(self.starts.__getitem__, stops)))
         if present is not spans:
             for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
                 mapped.insert(i, SENTINEL)
@@ -216,3 +219,4 @@ class ShiftMapper:
 
 # Per replaced ASCII character (and "\xff", the mark of a longer one): byte -> 2 for it, else 1.
 _STEP_TABLES = {"\xff": bytes(2 if b == 0xFF else 1 for b in range(256))}
+_INSIDE_TABLE = bytes(2 if b == 2 else 0 for b in range(256))  # steps -> 2 at a replaced character, else 0
