@@ -5,12 +5,16 @@ from; the mapper turns that into byte spans, staying byte-exact where a span cut
 that reached the view unchanged. An alignment that maps character i to character i with equal
 UTF-8 lengths is recognized as the identity, which costs nothing per token.
 
+``ShiftMapper`` gives the same spans without an alignment for a text that is a prefix plus the raw
+text with one character replaced by another (HF's ``Prepend`` then ``Replace(" ", "▁")``,
+sentencepiece's plain line), by arithmetic.
+
 Left out: building the alignment (``tokcore.normalized``) and the contract helpers (``tokcore.offsets``).
 """
 
 from __future__ import annotations
 
-from itertools import compress, count, repeat
+from itertools import accumulate, compress, count, repeat
 from operator import add, is_, itemgetter, le, sub
 
 from .normalized import NormalizedString
@@ -141,3 +145,78 @@ class OriginalMapper:
         else:
             stop = self.raw_table[ns.original_span(ce - 1, ce)[1]]
         return (start + 1, max(start, stop) + 1)
+
+
+class ShiftMapper:
+    """``OriginalMapper``'s spans for a view that is ``head`` bytes of prefix (aligned to nothing
+    at the start) then the raw text with every ``old`` character replaced by ``new`` (each aligned
+    to the character it replaced, all others unchanged), without the alignment.
+
+    A view byte in the prefix maps to 0; after it, a byte moves back ``head`` plus the bytes the
+    replacements before it added, so cuts inside unchanged characters stay byte-exact; a cut
+    inside a replacement takes its raw character's start (span start) or end (span end), as
+    ``OriginalMapper`` does for a changed character. ``ShiftMapper("a b", 3, " ", "\u2581")
+    .map_all([(0, 4), (4, 8)])`` is ``[(1, 2), (2, 4)]`` (``"▁a"``, ``"▁b"`` of ``"▁a▁b"``).
+    """
+
+    identity = False
+    __slots__ = ("head", "inside", "old_len", "starts")
+
+    def __init__(self, raw: str, head: int, old: str | None = None, new: str | None = None):
+        self.head = head
+        # starts: the 1-based raw position of every view byte as a span's start, or None when a view
+        # byte past the prefix is a raw byte (nothing replaced, or ASCII by ASCII); inside: 1 at each
+        # byte of a replacement but its last (a span ending after it ends old_len later).
+        self.starts = self.inside = None
+        if old is None or old == new or old not in raw or (old.isascii() and new.isascii()):
+            return
+        o_len, n_len = len(old.encode("utf-8", "surrogatepass")), len(new.encode("utf-8", "surrogatepass"))
+        data = raw.encode("utf-8", "surrogatepass")
+        if o_len == 1:
+            table = _STEP_TABLES.get(old)
+            if table is None:
+                table = _STEP_TABLES[old] = bytes(2 if b == ord(old) else 1 for b in range(256))
+            steps = data.translate(table)
+        else:  # 0xFF is never in UTF-8: it marks each replaced character (self-synchronizing, so exact)
+            steps = data.replace(old.encode("utf-8", "surrogatepass"), b"\xff").translate(_STEP_TABLES["\xff"])
+        # Raw bytes advanced per view byte: 1 per unchanged byte, the replaced character's length at
+        # the last byte of its replacement, 0 in the prefix and at a replacement's other bytes.
+        pad = bytes(head)
+        self.starts = list(accumulate(pad + steps.replace(b"\x02", bytes(n_len - 1) + bytes((o_len,))), initial=1))
+        self.inside = pad + steps.translate(_INSIDE_TABLE).replace(b"\x02", b"\x01" * (n_len - 1) + b"\x00")
+        self.old_len = o_len
+
+    def map(self, span: tuple[int, int]) -> tuple[int, int]:
+        bs, be = span
+        if self.starts is None:
+            start = max(bs - self.head, 0) + 1
+            return (start, start) if be <= bs else (start, max(be - self.head, 0) + 1)
+        start = self.starts[bs]
+        if be <= bs:
+            return (start, start)
+        return (start, self.starts[be] + self.old_len if self.inside[be - 1] else self.starts[be])
+
+    def map_all(self, spans: list) -> list:
+        """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes."""
+        present = spans if None not in spans else [s for s in spans if s is not None]
+        begins = list(map(_FIRST, present))
+        stops = list(map(_SECOND, present))
+        if any(map(le, stops, begins)):
+            mapped = list(map(self.map, present))
+        elif self.starts is None:
+            base, one = repeat(1 - self.head), repeat(1)
+            mapped = list(zip(map(max, map(add, begins, base), one), map(max, map(add, stops, base), one)))
+        elif any(map(self.inside.__getitem__, map(sub, stops, repeat(1)))):
+            mapped = list(map(self.map, present))  # an end inside a replacement (a rare cut)
+        else:
+            # The table rises with the byte: a span never comes out reversed.
+            mapped = list(zip(map(self.starts.__getitem__, begins), map(self.starts.__getitem__, stops)))
+        if present is not spans:
+            for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
+                mapped.insert(i, SENTINEL)
+        return mapped
+
+
+# Per replaced ASCII character (and "\xff", the mark of a longer one): byte -> 2 for it, else 1.
+_STEP_TABLES = {"\xff": bytes(2 if b == 0xFF else 1 for b in range(256))}
+_INSIDE_TABLE = bytes(2 if b == 2 else 0 for b in range(256))  # steps -> 2 at a replaced character, else 0

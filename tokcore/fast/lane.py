@@ -34,6 +34,7 @@ from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_e
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
 
 _IDS_OF = __import__("operator").itemgetter(0)
+_NO_MAPPER = (lambda raw: None)  # noqa: E731 - a deferred view without an arithmetic mapper
 
 
 # -- the lane ------------------------------------------------------------------------------------
@@ -273,7 +274,12 @@ class _Rest:
         enc = post_process(lane.processor, enc, None, self.add)
         moved, mappers = self.moved, None
         if moved is _DEFERRED and need:
-            ns = lane.deferred.normalize(NormalizedString(raw))
+            # A view that maps its spans by arithmetic (fast_views.PrefixReplaceText) needs no alignment.
+            mapper = getattr(lane.deferred_view, "mapper", _NO_MAPPER)(raw)
+            if mapper is not None:
+                ns, mappers = NormalizedString(raw, view), (mapper, None)
+            else:
+                ns = lane.deferred.normalize(NormalizedString(raw))
         elif moved is None or moved is _DEFERRED or moved is _PLAIN:
             ns = NormalizedString(raw, view)  # characters in place: offsets map to themselves
             if moved is _PLAIN and need:

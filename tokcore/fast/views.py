@@ -5,7 +5,8 @@ to find their tokens. ``same_place_view`` gives the normalized text when every c
 where it was with its UTF-8 length (the alignment is the identity, so offsets need no mapping);
 ``deleting_view`` (BertNormalizer dropping controls) and ``sentencepiece_view`` (a ``.model``'s
 dummy prefix and escaped spaces) give it when positions move, leaving the alignment to the
-normalizer itself, run only if offsets are read. Each answers ``None`` when unsure;
+normalizer itself, run only if offsets are read; ``PrefixReplaceText`` (Llama's ``Prepend`` and
+``Replace``) gives it with an arithmetic mapper instead of an alignment. Each answers ``None`` when unsure;
 ``tests/engine/test_fast_lane.py`` compares every view with the normalizer's own text.
 
 Left out: the alignments themselves (``tokcore.normalized``) and normalizers not named here.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
+from ..core.original_offsets import ShiftMapper
 from ..normalizers import standard as n
 
 # -- normalization that moves nothing ----------------------------------------------------------
@@ -181,6 +183,22 @@ class SentencePieceText:
         # Rules on ASCII controls (nmt_nfkc's): ASCII text that is not printable takes the charsmap too.
         self.ascii_rules = bool(charsmap._units) and charsmap._ascii_rules
 
+    def mapper(self, raw: str) -> ShiftMapper | None:
+        """The arithmetic mapper of a view that is ``escape(raw)`` (the dummy ``"▁"`` aligned to
+        nothing, each ``"▁"`` to its space, every other character to itself): a plain line, or a
+        line with single inner spaces that no charsmap rule changes; else ``None`` (the
+        normalizer aligns it)."""
+        if plain_line(raw):
+            return ShiftMapper(raw, 3, " ", "\u2581")
+        if not raw or raw[0] == " " or raw[-1] == " " or "  " in raw or "\u2581" in raw:
+            return None
+        # The pieces the view was made from (remembered by the charsmap): one unchanged piece means
+        # no rule applied (a rule's output equal to its source maps character to character too).
+        pieces = self.charsmap._pieces(raw)
+        if pieces is None or (len(pieces) == 1 and pieces[0][0] == raw):
+            return ShiftMapper(raw, 3, " ", "\u2581")
+        return None
+
     def __call__(self, text: str) -> str | None:
         if plain_line(text):
             return escape(text)
@@ -216,10 +234,56 @@ def _sentencepiece_whitespace():
     return SentencePieceWhitespace
 
 
+# -- a prefix and one character for another (Llama's normalizer) ------------------------------------
+
+
+class PrefixReplaceText:
+    """The text of ``Prepend`` and/or a ``Replace`` of one character by one (a ``{"String": ...}``
+    pattern) in either order: ``prefix`` (the prepended text as the normalizer leaves it) then
+    the text with every ``old`` as ``new``; its alignment is arithmetic (``mapper``).
+    ``PrefixReplaceText("\u2581", " ", "\u2581")("a b") == "▁a▁b"``."""
+
+    __slots__ = ("head", "new", "old", "prefix")
+
+    def __init__(self, prefix: str, old: str | None, new: str | None):
+        self.prefix, self.old, self.new = prefix, old, new
+        self.head = len(prefix.encode("utf-8", "surrogatepass"))
+
+    def __call__(self, text: str) -> str:
+        if not text:
+            return text  # Prepend leaves empty text alone
+        return self.prefix + (text if self.old is None else text.replace(self.old, self.new))
+
+    def mapper(self, raw: str) -> ShiftMapper:
+        """Maps spans of this view of ``raw`` back to ``raw`` (what the normalizer's alignment gives)."""
+        return ShiftMapper(raw, self.head, self.old, self.new)
+
+
+def _prefix_replace_for(normalizer) -> PrefixReplaceText | None:
+    """``PrefixReplaceText`` for ``Prepend``, a one-character ``Replace``, or a ``Sequence`` of
+    one of each, else ``None``."""
+    steps = normalizer.normalizers if type(normalizer) is n.Sequence else [normalizer]
+    if not 1 <= len(steps) <= 2 or len(set(map(type, steps))) != len(steps):
+        return None
+    prefix, old, new = "", None, None
+    for step in steps:
+        if type(step) is n.Prepend:
+            prefix = step.prepend
+        elif type(step) is n.Replace:
+            old, new = step.pattern.get("String"), step.content
+            if old is None or len(old) != 1 or len(new) != 1:
+                return None
+            prefix = prefix.replace(old, new)  # a prefix put before the Replace is replaced too
+        else:
+            return None
+    return PrefixReplaceText(prefix, old, new)
+
+
 def deferred_view_for(normalizer):
-    """``deleting_view`` or ``sentencepiece_view``, whichever fits the normalizer, as a function of
-    the text alone; ``None`` when neither ever gives a view.
+    """``deleting_view``, ``sentencepiece_view`` or ``PrefixReplaceText``, whichever fits the
+    normalizer, as a function of the text alone; ``None`` when none ever gives a view. A view
+    with a ``mapper(raw)`` method maps its spans back without the normalizer's alignment.
     ``deferred_view_for(<botchan .model normalizer>)("a b") == "▁a▁b"``."""
     if type(normalizer) is n.BertNormalizer:
         return None if not normalizer.clean_text else (lambda text: deleting_view(normalizer, text))
-    return _sentencepiece_view_for(normalizer)
+    return _sentencepiece_view_for(normalizer) or _prefix_replace_for(normalizer)
