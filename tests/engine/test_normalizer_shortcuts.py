@@ -43,7 +43,9 @@ def test_decomposed_pieces_equal_word_pieces(text, form):
         assert fast == slow
     pieces = normalize_pieces(form, text)
     if pieces is None:
-        assert unicodedata.is_normalized(form, text)
+        # Nothing changes, as HF sees it (its Unicode tables leave newer marks such as U+08CA
+        # inert, where Python's would reorder them).
+        assert slow is None and getattr(tokenizers.normalizers, form)().normalize_str(text) == text
     else:
         ns = rebuild_whole(NormalizedString(text), pieces)
         ref = rebuild_whole(NormalizedString(text), slow)
