@@ -11,8 +11,6 @@ Left out: the views of the fast lane (``tests/engine/test_fast_lane.py``).
 
 from __future__ import annotations
 
-import unicodedata
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
