@@ -194,7 +194,7 @@ class SentencePieceText:
             return None
         # The pieces the view was made from (remembered by the charsmap): one unchanged piece means
         # no rule applied (a rule's output equal to its source maps character to character too).
-        pieces = self.charsmap._pieces(raw)
+        pieces = self.charsmap._pieces(raw, reuse=True)
         if pieces is None or (len(pieces) == 1 and pieces[0][0] == raw):
             return ShiftMapper(raw, 3, " ", "\u2581")
         return None
