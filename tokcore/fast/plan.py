@@ -21,6 +21,7 @@ from itertools import accumulate
 from operator import sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
+from ..core.offsets import char_to_byte_table
 from ..text.byte_level import _TO_CHARS as _BYTE_CHARS
 from ..text.byte_level import text_to_chars
 from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole, ascii_twin
@@ -41,7 +42,7 @@ class WordPlan:
     """
 
     __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
-                 "replacement", "separators", "tokenize", "words")
+                 "quick", "replacement", "separators", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -63,6 +64,9 @@ class WordPlan:
         # For plain BPE whose word is one piece (the word itself, or its byte characters):
         # what _lean_entry needs to skip the general per-token mapping (see _lean_for).
         self.lean = None
+        # For the other models: (word, first) -> the model's text of a word that is one piece
+        # whose characters are the word's own (see _quick_entry), or None (the general path).
+        self.quick = None
 
 
 def _deterministic(model) -> bool:
@@ -129,7 +133,10 @@ def _build_plan(pre, model) -> WordPlan | None:
     t = type(pre)
     if pre is None:
         cuts = _cuts_for(model)
-        return _lean(WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None), model, False)
+        plan = _lean(WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None), model, False)
+        if plan.lean is None:
+            plan.quick = _verbatim
+        return plan
     if t is pt.ByteLevel:
         plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
         words = _bytelevel_words() if pre.use_regex else _whole
@@ -139,7 +146,10 @@ def _build_plan(pre, model) -> WordPlan | None:
     if t in (pt.BertPreTokenizer, pt.Whitespace, pt.WhitespaceSplit):
         # These drop whitespace and never join across it: a run of non-space characters is
         # pre-tokenized on its own exactly as inside the text.
-        return WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
+        plan = WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
+        if t is pt.BertPreTokenizer:
+            plan.quick = _bert_pieces(pt.PUNCT_CLASSES, pt._ASCII_PUNCT)
+        return plan
     if t is pt.Metaspace:
         rep = pre.replacement
         if pre.split and rep != " ":
@@ -150,8 +160,10 @@ def _build_plan(pre, model) -> WordPlan | None:
                 return rx.findall(text), None
         else:
             words = _whole
-        return WordPlan(words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True,
+        plan = WordPlan(words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True,
                         replacement=rep if pre.split and rep != " " else None)
+        plan.quick = _metaspace_text(rep, pre.prepend_scheme, pre.split)
+        return plan
     if t is pt.Sequence and len(pre.pretokenizers) == 2:
         split, bl = pre.pretokenizers
         if (type(split) is Split and split.behavior == "Isolated" and not split.invert and split._rx is not None
@@ -215,6 +227,88 @@ def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
             stops[-1], (0, *stops[:-1]), stops)
 
 
+def _verbatim(word: str, first: bool) -> tuple:
+    """Without a pre-tokenizer the word is the model's text. ``_verbatim("ab", False) == (("ab",), 0)``."""
+    return (word,), 0
+
+
+def _bert_pieces(punct_classes, ascii_punct):
+    """``BertPreTokenizer``'s split of a word for ``_quick_entry``: the word itself when it has no
+    punctuation, the word and its last character when only that one is ASCII punctuation
+    ("said,"), else ``None``; the same tests as ``BertPreTokenizer.split_piece``."""
+
+    def pieces(word: str, first: bool):
+        view = word if word.isascii() else word.translate(punct_classes)
+        if view.isalnum():
+            return (word,), 0
+        if view[-1:] in ascii_punct and view[:-1].isalnum():
+            return (word[:-1], word[-1]), 0
+        return None
+
+    return pieces
+
+
+def _metaspace_text(rep: str, scheme: str, split: bool):
+    """``Metaspace``'s text of a word for ``_quick_entry`` when it stays one piece: spaces become
+    ``rep`` (one character for one) and a prepended ``rep`` (no bytes) shifts the rest by one."""
+
+    def text(word: str, first: bool):
+        if not word:
+            return None
+        t = word.replace(" ", rep) if " " in word else word
+        if split and t.find(rep, 1) >= 0:
+            return None
+        if scheme != "never" and t[0] != rep and (scheme == "always" or first):
+            return (rep + t,), 1
+        return (t,), 0
+
+    return text
+
+
+def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
+    """``_entry``'s result for a plan with ``quick`` (``None``: the general path decides): the
+    model's tokens of the word's pieces (``plan.quick``: texts whose characters stand one for one
+    for the word's, after ``shift`` prepended characters without bytes), their character bounds
+    taken to bytes through the word's own table (none needed for ASCII). Byte-fallback tokens,
+    which split a character, are left to the general path."""
+    got = plan.quick(word, first)
+    if got is None:
+        return None
+    texts, shift = got
+    tokenize = plan.tokenize
+    toks = tokenize(texts[0])
+    if not toks:
+        return None
+    n = len(toks)
+    wofs = _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n
+    if len(texts) > 1:  # BertPreTokenizer's word and a mark after it
+        at = len(texts[0])
+        rest = tokenize(texts[1])
+        if not rest:
+            return None
+        toks += [(t[0], t[1], t[2] + at, t[3] + at, *t[4:]) for t in rest]
+        wofs = (*wofs, *(1,) * len(rest))
+    if max(map(len, toks)) != 4:
+        return None
+    ids, tokens, starts, stops = zip(*toks)
+    if word.isascii():
+        nbytes = len(word)
+        if shift:
+            starts = tuple(x - 1 if x else 0 for x in starts)
+            stops = tuple(x - 1 if x else 0 for x in stops)
+    else:
+        table = char_to_byte_table(word)
+        nbytes = table[-1]
+        if shift:
+            table.insert(0, 0)
+        get = table.__getitem__
+        starts, stops = tuple(map(get, starts)), tuple(map(get, stops))
+    # Spans end to end from 0 to the word's length, as _entry tells.
+    covers = starts[1:] == stops[:-1] and starts[0] == 0 and stops[-1] == nbytes
+    lens = tuple(map(sub, stops, starts)) if covers else None
+    return ids, tokens, lens, wofs, len(texts), len(ids), nbytes, starts, stops
+
+
 _SHARED_ZEROS = 64
 _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
 
@@ -231,8 +325,8 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     hit = cache.get(word)
     if hit is not None:
         return hit
-    if plan.lean is not None:
-        out = _lean_entry(plan, word, first)
+    if plan.lean is not None or plan.quick is not None:
+        out = _lean_entry(plan, word, first) if plan.lean is not None else _quick_entry(plan, word, first)
         if out is not None:
             if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
                 cache[word] = out
