@@ -293,9 +293,10 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
     ids, tokens, starts, stops = zip(*toks)
     if word.isascii():
         nbytes = len(word)
-        if shift:
-            starts = tuple(x - 1 if x else 0 for x in starts)
-            stops = tuple(x - 1 if x else 0 for x in stops)
+        if shift:  # the prepended character is the first token's start (or all of it): byte 0
+            starts, stops = tuple(map(_DOWN, starts)), tuple(map(_DOWN, stops))
+            if starts[0] < 0:
+                starts = (0, *starts[1:])
     else:
         table = char_to_byte_table(word)
         nbytes = table[-1]
@@ -310,6 +311,7 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
 
 
 _SHARED_ZEROS = 64
+_DOWN = (-1).__add__  # a character position after the prepended one, as a byte position of the word
 _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
 
 
