@@ -42,7 +42,7 @@ class WordPlan:
     """
 
     __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
-                 "quick", "replacement", "separators", "tokenize", "words")
+                 "piece_bytes", "quick", "replacement", "separators", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -67,6 +67,8 @@ class WordPlan:
         # For the other models: (word, first) -> the model's text of a word that is one piece
         # whose characters are the word's own (see _quick_entry), or None (the general path).
         self.quick = None
+        # Unigram models, whose tokens are slices of the text: piece -> its length in UTF-8.
+        self.piece_bytes = None
 
 
 def _deterministic(model) -> bool:
@@ -136,6 +138,7 @@ def _build_plan(pre, model) -> WordPlan | None:
         plan = _lean(WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None), model, False)
         if plan.lean is None:
             plan.quick = _verbatim
+            _piece_bytes(plan, model)
         return plan
     if t is pt.ByteLevel:
         plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
@@ -163,6 +166,7 @@ def _build_plan(pre, model) -> WordPlan | None:
         plan = WordPlan(words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True,
                         replacement=rep if pre.split and rep != " " else None)
         plan.quick = _metaspace_text(rep, pre.prepend_scheme, pre.split)
+        _piece_bytes(plan, model)
         return plan
     if t is pt.Sequence and len(pre.pretokenizers) == 2:
         split, bl = pre.pretokenizers
@@ -227,9 +231,18 @@ def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
             stops[-1], (0, *stops[:-1]), stops)
 
 
+def _piece_bytes(plan: WordPlan, model) -> None:
+    """Set ``plan.piece_bytes`` for a Unigram model: its tokens are slices of the text they cover
+    (unknown runs fused by text; byte-fallback tokens are left to the general path)."""
+    from ..models.unigram import Unigram
+
+    if isinstance(model, Unigram):
+        plan.piece_bytes = {p: len(p.encode("utf-8", "surrogatepass")) for p in model._ids}
+
+
 def _verbatim(word: str, first: bool) -> tuple:
-    """Without a pre-tokenizer the word is the model's text. ``_verbatim("ab", False) == (("ab",), 0)``."""
-    return (word,), 0
+    """Without a pre-tokenizer the word is the model's text. ``_verbatim("ab", False) == (("ab",), 0, 0)``."""
+    return (word,), 0, 0
 
 
 def _bert_pieces(punct_classes, ascii_punct):
@@ -240,9 +253,9 @@ def _bert_pieces(punct_classes, ascii_punct):
     def pieces(word: str, first: bool):
         view = word if word.isascii() else word.translate(punct_classes)
         if view.isalnum():
-            return (word,), 0
+            return (word,), 0, None
         if view[-1:] in ascii_punct and view[:-1].isalnum():
-            return (word[:-1], word[-1]), 0
+            return (word[:-1], word[-1]), 0, None
         return None
 
     return pieces
@@ -250,17 +263,21 @@ def _bert_pieces(punct_classes, ascii_punct):
 
 def _metaspace_text(rep: str, scheme: str, split: bool):
     """``Metaspace``'s text of a word for ``_quick_entry`` when it stays one piece: spaces become
-    ``rep`` (one character for one) and a prepended ``rep`` (no bytes) shifts the rest by one."""
+    ``rep`` (one character for one) and a prepended ``rep`` (no bytes) shifts the rest by one;
+    the last field is how many more bytes the text's first character has than the word has there
+    (``None`` when a ``rep`` stands later in the text too)."""
+    wide = len(rep.encode("utf-8", "surrogatepass"))
 
     def text(word: str, first: bool):
         if not word:
             return None
         t = word.replace(" ", rep) if " " in word else word
-        if split and t.find(rep, 1) >= 0:
+        alone = t.find(rep, 1) < 0
+        if split and not alone:
             return None
         if scheme != "never" and t[0] != rep and (scheme == "always" or first):
-            return (rep + t,), 1
-        return (t,), 0
+            return (rep + t,), 1, wide if alone else None
+        return (t,), 0, (wide - 1 if word[0] == " " else 0) if alone else None
 
     return text
 
@@ -274,7 +291,7 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
     got = plan.quick(word, first)
     if got is None:
         return None
-    texts, shift = got
+    texts, shift, lead = got
     tokenize = plan.tokenize
     toks = tokenize(texts[0])
     if not toks:
@@ -297,6 +314,13 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
             starts, stops = tuple(map(_DOWN, starts)), tuple(map(_DOWN, stops))
             if starts[0] < 0:
                 starts = (0, *starts[1:])
+    elif lead is not None and plan.piece_bytes is not None and None not in (lens := list(map(plan.piece_bytes.get, tokens))):
+        # Tokens are slices of the text: their byte lengths add up, the first one less the bytes
+        # the text's first character has beyond the word's.
+        if lead:
+            lens[0] -= lead
+        stops = tuple(accumulate(lens))
+        return ids, tokens, tuple(lens), wofs, 1, len(ids), stops[-1], (0, *stops[:-1]), stops
     else:
         table = char_to_byte_table(word)
         nbytes = table[-1]
