@@ -42,7 +42,7 @@ class WordPlan:
     """
 
     __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
-                 "piece_bytes", "quick", "replacement", "separators", "tokenize", "words")
+                 "piece_bytes", "quick", "replacement", "separators", "tokenize", "wordpiece", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -69,6 +69,9 @@ class WordPlan:
         self.quick = None
         # Unigram models, whose tokens are slices of the text: piece -> its length in UTF-8.
         self.piece_bytes = None
+        # WordPiece: (continuing prefix, unknown token); piece_bytes then has a continuation's
+        # length without the prefix (see _wordpiece_lens).
+        self.wordpiece = None
 
 
 def _deterministic(model) -> bool:
@@ -152,6 +155,7 @@ def _build_plan(pre, model) -> WordPlan | None:
         plan = WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
         if t is pt.BertPreTokenizer:
             plan.quick = _bert_pieces(pt.PUNCT_CLASSES, pt._ASCII_PUNCT)
+            _wordpiece_bytes(plan, model)
         return plan
     if t is pt.Metaspace:
         rep = pre.replacement
@@ -240,6 +244,33 @@ def _piece_bytes(plan: WordPlan, model) -> None:
         plan.piece_bytes = {p: len(p.encode("utf-8", "surrogatepass")) for p in model._ids}
 
 
+def _wordpiece_bytes(plan: WordPlan, model) -> None:
+    """Set ``plan.wordpiece`` and ``plan.piece_bytes`` for a WordPiece model with a continuing prefix:
+    per token, the UTF-8 length of the text it covers (a continuation's without its prefix)."""
+    from ..models.wordpiece import WordPiece
+
+    prefix = model.continuing_subword_prefix if type(model) is WordPiece else ""
+    if prefix:
+        cut = len(prefix.encode("utf-8", "surrogatepass"))
+        plan.piece_bytes = {t: len(t.encode("utf-8", "surrogatepass")) - (cut if t.startswith(prefix) else 0)
+                            for t in model.vocab}
+        plan.wordpiece = (prefix, model.unk_token)
+
+
+def _wordpiece_lens(plan: WordPlan, word: str, tokens: tuple, second: int) -> list | None:
+    """Byte lengths of a word's WordPiece tokens (``second``: index of the first token of the word's
+    second piece, or 0), or ``None`` when they cannot be told from the tokens alone: the unknown
+    token (it covers its whole piece), a piece's first token that carries the prefix, or lengths
+    that do not add up to the word's."""
+    prefix, unk = plan.wordpiece
+    if unk in tokens or tokens[0].startswith(prefix) or (second and tokens[second].startswith(prefix)):
+        return None
+    lens = list(map(plan.piece_bytes.get, tokens))
+    if None in lens or sum(lens) != len(word.encode("utf-8", "surrogatepass")):
+        return None
+    return lens
+
+
 def _verbatim(word: str, first: bool) -> tuple:
     """Without a pre-tokenizer the word is the model's text. ``_verbatim("ab", False) == (("ab",), 0, 0)``."""
     return (word,), 0, 0
@@ -314,6 +345,10 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
             starts, stops = tuple(map(_DOWN, starts)), tuple(map(_DOWN, stops))
             if starts[0] < 0:
                 starts = (0, *starts[1:])
+    elif plan.wordpiece is not None and (lens := _wordpiece_lens(plan, word, tokens, len(ids) - len(rest)
+                                                                   if len(texts) > 1 else 0)) is not None:
+        stops = tuple(accumulate(lens))
+        return ids, tokens, tuple(lens), wofs, len(texts), len(ids), stops[-1], (0, *stops[:-1]), stops
     elif lead is not None and plan.piece_bytes is not None and None not in (lens := list(map(plan.piece_bytes.get, tokens))):
         # Tokens are slices of the text: their byte lengths add up, the first one less the bytes
         # the text's first character has beyond the word's.
