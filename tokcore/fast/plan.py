@@ -241,7 +241,29 @@ def _piece_bytes(plan: WordPlan, model) -> None:
     from ..models.unigram import Unigram
 
     if isinstance(model, Unigram):
-        plan.piece_bytes = {p: len(p.encode("utf-8", "surrogatepass")) for p in model._ids}
+        plan.piece_bytes = _CoveredBytes("")
+
+
+class _CoveredBytes(dict):
+    """Token -> UTF-8 length of the text it covers, filled as tokens are met (a vocabulary can be
+    large, a fresh tokenizer meets few of its tokens): the token's own length, less ``prefix``'s
+    when it starts with a non-empty ``prefix`` (WordPiece's continuations).
+    ``_CoveredBytes("##")["##é"] == 2``."""
+
+    __slots__ = ("cut", "prefix")
+
+    def __init__(self, prefix: str):
+        super().__init__()
+        self.prefix = prefix
+        self.cut = len(prefix.encode("utf-8", "surrogatepass"))
+
+    def __missing__(self, token: str) -> int:
+        n = len(token.encode("utf-8", "surrogatepass"))
+        if self.prefix and token.startswith(self.prefix):
+            n -= self.cut
+        if len(self) < WORD_CACHE_CAPACITY:  # unknown runs are text of any kind: bounded
+            self[token] = n
+        return n
 
 
 def _wordpiece_bytes(plan: WordPlan, model) -> None:
@@ -251,9 +273,7 @@ def _wordpiece_bytes(plan: WordPlan, model) -> None:
 
     prefix = model.continuing_subword_prefix if type(model) is WordPiece else ""
     if prefix:
-        cut = len(prefix.encode("utf-8", "surrogatepass"))
-        plan.piece_bytes = {t: len(t.encode("utf-8", "surrogatepass")) - (cut if t.startswith(prefix) else 0)
-                            for t in model.vocab}
+        plan.piece_bytes = _CoveredBytes(prefix)
         plan.wordpiece = (prefix, model.unk_token)
 
 
@@ -265,8 +285,8 @@ def _wordpiece_lens(plan: WordPlan, word: str, tokens: tuple, second: int) -> li
     prefix, unk = plan.wordpiece
     if unk in tokens or tokens[0].startswith(prefix) or (second and tokens[second].startswith(prefix)):
         return None
-    lens = list(map(plan.piece_bytes.get, tokens))
-    if None in lens or sum(lens) != len(word.encode("utf-8", "surrogatepass")):
+    lens = list(map(plan.piece_bytes.__getitem__, tokens))
+    if sum(lens) != len(word.encode("utf-8", "surrogatepass")):
         return None
     return lens
 
@@ -349,7 +369,8 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
                                                                    if len(texts) > 1 else 0)) is not None:
         stops = tuple(accumulate(lens))
         return ids, tokens, tuple(lens), wofs, len(texts), len(ids), stops[-1], (0, *stops[:-1]), stops
-    elif lead is not None and plan.piece_bytes is not None and None not in (lens := list(map(plan.piece_bytes.get, tokens))):
+    elif lead is not None and plan.piece_bytes is not None:
+        lens = list(map(plan.piece_bytes.__getitem__, tokens))
         # Tokens are slices of the text: their byte lengths add up, the first one less the bytes
         # the text's first character has beyond the word's.
         if lead:
