@@ -87,6 +87,10 @@ class SentencePieceUnigram(Unigram):
         model.min_score = min([s for s in scores if s == s], default=0.0)  # NaN scores left out
         model.unk_score = model.min_score - UNK_PENALTY
         model._unk_marker = unk_id if unk_id is not None else -1
+        # As Unigram.__init__ (these came after from_columns was written): scores per id, one id per piece.
+        model._scores = [s for _, s in model.vocab]
+        model._unique = len(model._ids) == len(texts)
+        model._fused = model._unique and cls._viterbi_segments is Unigram._viterbi_segments
         model._init_sentencepiece(matchable, user_defined, split_at_space)
         return model
 
