@@ -8,7 +8,11 @@ input (no dropout). A plan holds the word finder, the word caches (``_entry`` fi
 for Metaspace, mirrors of the cache keyed by the text between separators
 (``tokcore.fast.encode.spaced_entries``). For plain BPE whose word is one piece, ``_lean_entry``
 merges the word's characters with the model's own loop and takes each token's span from its
-length in bytes (the model's ``tokenize`` and the general mapping stay the reference).
+length in bytes (the model's ``tokenize`` and the general mapping stay the reference). For the
+other models behind BertPreTokenizer, Metaspace or no pre-tokenizer (WordPiece, Unigram,
+sentencepiece Unigram), ``_quick_entry`` hands the word's text to the model's ``tokenize`` without
+Piece objects or the pre-tokenizer, and takes spans from the tokens' covered byte lengths (pinned
+by ``tests/engine/test_quick_entries.py``).
 
 Left out: the word loops that use a plan (``tokcore.fast.encode``), the word finders
 (``tokcore.fast.words``), and pre-tokenizers not listed in ``word_plan`` (the slow path).
