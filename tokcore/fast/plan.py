@@ -21,8 +21,8 @@ Left out: the word loops that use a plan (``tokcore.fast.encode``), the word fin
 from __future__ import annotations
 
 import re
-from itertools import accumulate
-from operator import sub
+from itertools import accumulate, chain
+from operator import itemgetter, sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
 from ..core.offsets import char_to_byte_table
@@ -46,7 +46,7 @@ class WordPlan:
     """
 
     __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
-                 "piece_bytes", "quick", "replacement", "separators", "tokenize", "wordpiece", "words")
+                 "by_word", "piece_bytes", "quick", "replacement", "separators", "tokenize", "wordpiece", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -73,6 +73,7 @@ class WordPlan:
         self.quick = None
         # Unigram models, whose tokens are slices of the text: piece -> its length in UTF-8.
         self.piece_bytes = None
+        self.by_word = None  # sentencepiece Unigram's word_tokens, with piece_bytes (_by_word_entry)
         # WordPiece: (continuing prefix, unknown token); piece_bytes then has a continuation's
         # length without the prefix (see _wordpiece_lens).
         self.wordpiece = None
@@ -246,6 +247,8 @@ def _piece_bytes(plan: WordPlan, model) -> None:
 
     if isinstance(model, Unigram):
         plan.piece_bytes = _CoveredBytes("")
+        if plan.quick is _verbatim:  # the word is the model's text: its tokens word by word
+            plan.by_word = getattr(model, "word_tokens", None)
 
 
 class _CoveredBytes(dict):
@@ -293,6 +296,23 @@ def _wordpiece_lens(plan: WordPlan, word: str, tokens: tuple, second: int) -> li
     if sum(lens) != len(word.encode("utf-8", "surrogatepass")):
         return None
     return lens
+
+
+def _by_word_entry(plan: WordPlan, text: str) -> tuple | None:
+    """``_quick_entry`` for a sentencepiece Unigram word that is its own text: the model's tokens
+    word by word (no positions shifted to the text), spans from the pieces' byte lengths."""
+    groups = plan.by_word(text)
+    if not groups:
+        return None
+    toks = list(chain.from_iterable(groups))
+    if max(map(len, toks)) != 4:
+        return None
+    ids, tokens = tuple(map(_FIRST, toks)), tuple(map(_SECOND, toks))
+    lens = tuple(map(plan.piece_bytes.__getitem__, tokens))
+    stops = tuple(accumulate(lens))
+    n = len(ids)
+    return (ids, tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1, n, stops[-1], (0, *stops[:-1]),
+            stops)
 
 
 def _verbatim(word: str, first: bool) -> tuple:
@@ -347,6 +367,10 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
     if got is None:
         return None
     texts, shift, lead = got
+    if plan.by_word is not None and lead == 0:
+        out = _by_word_entry(plan, texts[0])
+        if out is not None:
+            return out
     tokenize = plan.tokenize
     toks = tokenize(texts[0])
     if not toks:
@@ -395,6 +419,7 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
 
 
 _SHARED_ZEROS = 64
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _DOWN = (-1).__add__  # a character position after the prepended one, as a byte position of the word
 _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
 
