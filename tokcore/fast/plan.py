@@ -8,7 +8,11 @@ input (no dropout). A plan holds the word finder, the word caches (``_entry`` fi
 for Metaspace, mirrors of the cache keyed by the text between separators
 (``tokcore.fast.encode.spaced_entries``). For plain BPE whose word is one piece, ``_lean_entry``
 merges the word's characters with the model's own loop and takes each token's span from its
-length in bytes (the model's ``tokenize`` and the general mapping stay the reference).
+length in bytes (the model's ``tokenize`` and the general mapping stay the reference). For the
+other models behind BertPreTokenizer, Metaspace or no pre-tokenizer (WordPiece, Unigram,
+sentencepiece Unigram), ``_quick_entry`` hands the word's text to the model's ``tokenize`` without
+Piece objects or the pre-tokenizer, and takes spans from the tokens' covered byte lengths (pinned
+by ``tests/engine/test_quick_entries.py``).
 
 Left out: the word loops that use a plan (``tokcore.fast.encode``), the word finders
 (``tokcore.fast.words``), and pre-tokenizers not listed in ``word_plan`` (the slow path).
@@ -17,10 +21,11 @@ Left out: the word loops that use a plan (``tokcore.fast.encode``), the word fin
 from __future__ import annotations
 
 import re
-from itertools import accumulate
-from operator import sub
+from itertools import accumulate, chain
+from operator import itemgetter, sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
+from ..core.offsets import char_to_byte_table
 from ..text.byte_level import _TO_CHARS as _BYTE_CHARS
 from ..text.byte_level import text_to_chars
 from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole, ascii_twin
@@ -41,7 +46,7 @@ class WordPlan:
     """
 
     __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
-                 "replacement", "separators", "tokenize", "words")
+                 "by_word", "piece_bytes", "quick", "replacement", "separators", "tokenize", "wordpiece", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -63,6 +68,15 @@ class WordPlan:
         # For plain BPE whose word is one piece (the word itself, or its byte characters):
         # what _lean_entry needs to skip the general per-token mapping (see _lean_for).
         self.lean = None
+        # For the other models: (word, first) -> the model's text of a word that is one piece
+        # whose characters are the word's own (see _quick_entry), or None (the general path).
+        self.quick = None
+        # Unigram models, whose tokens are slices of the text: piece -> its length in UTF-8.
+        self.piece_bytes = None
+        self.by_word = None  # sentencepiece Unigram's word_tokens, with piece_bytes (_by_word_entry)
+        # WordPiece: (continuing prefix, unknown token); piece_bytes then has a continuation's
+        # length without the prefix (see _wordpiece_lens).
+        self.wordpiece = None
 
 
 def _deterministic(model) -> bool:
@@ -129,7 +143,11 @@ def _build_plan(pre, model) -> WordPlan | None:
     t = type(pre)
     if pre is None:
         cuts = _cuts_for(model)
-        return _lean(WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None), model, False)
+        plan = _lean(WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None), model, False)
+        if plan.lean is None:
+            plan.quick = _verbatim
+            _piece_bytes(plan, model)
+        return plan
     if t is pt.ByteLevel:
         plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
         words = _bytelevel_words() if pre.use_regex else _whole
@@ -139,7 +157,11 @@ def _build_plan(pre, model) -> WordPlan | None:
     if t in (pt.BertPreTokenizer, pt.Whitespace, pt.WhitespaceSplit):
         # These drop whitespace and never join across it: a run of non-space characters is
         # pre-tokenized on its own exactly as inside the text.
-        return WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
+        plan = WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
+        if t is pt.BertPreTokenizer:
+            plan.quick = _bert_pieces(pt.PUNCT_CLASSES, pt._ASCII_PUNCT)
+            _wordpiece_bytes(plan, model)
+        return plan
     if t is pt.Metaspace:
         rep = pre.replacement
         if pre.split and rep != " ":
@@ -150,8 +172,11 @@ def _build_plan(pre, model) -> WordPlan | None:
                 return rx.findall(text), None
         else:
             words = _whole
-        return WordPlan(words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True,
+        plan = WordPlan(words, lambda p: pre.pre_tokenize([p]), tok, origin_matters=True,
                         replacement=rep if pre.split and rep != " " else None)
+        plan.quick = _metaspace_text(rep, pre.prepend_scheme, pre.split)
+        _piece_bytes(plan, model)
+        return plan
     if t is pt.Sequence and len(pre.pretokenizers) == 2:
         split, bl = pre.pretokenizers
         if (type(split) is Split and split.behavior == "Isolated" and not split.invert and split._rx is not None
@@ -215,7 +240,187 @@ def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
             stops[-1], (0, *stops[:-1]), stops)
 
 
+def _piece_bytes(plan: WordPlan, model) -> None:
+    """Set ``plan.piece_bytes`` for a Unigram model: its tokens are slices of the text they cover
+    (unknown runs fused by text; byte-fallback tokens are left to the general path)."""
+    from ..models.unigram import Unigram
+
+    if isinstance(model, Unigram):
+        plan.piece_bytes = _CoveredBytes("")
+        if plan.quick is _verbatim:  # the word is the model's text: its tokens word by word
+            plan.by_word = getattr(model, "word_tokens", None)
+
+
+class _CoveredBytes(dict):
+    """Token -> UTF-8 length of the text it covers, filled as tokens are met (a vocabulary can be
+    large, a fresh tokenizer meets few of its tokens): the token's own length, less ``prefix``'s
+    when it starts with a non-empty ``prefix`` (WordPiece's continuations).
+    ``_CoveredBytes("##")["##é"] == 2``."""
+
+    __slots__ = ("cut", "prefix")
+
+    def __init__(self, prefix: str):
+        super().__init__()
+        self.prefix = prefix
+        self.cut = len(prefix.encode("utf-8", "surrogatepass"))
+
+    def __missing__(self, token: str) -> int:
+        n = len(token.encode("utf-8", "surrogatepass"))
+        if self.prefix and token.startswith(self.prefix):
+            n -= self.cut
+        if len(self) < WORD_CACHE_CAPACITY:  # unknown runs are text of any kind: bounded
+            self[token] = n
+        return n
+
+
+def _wordpiece_bytes(plan: WordPlan, model) -> None:
+    """Set ``plan.wordpiece`` and ``plan.piece_bytes`` for a WordPiece model with a continuing prefix:
+    per token, the UTF-8 length of the text it covers (a continuation's without its prefix)."""
+    from ..models.wordpiece import WordPiece
+
+    prefix = model.continuing_subword_prefix if type(model) is WordPiece else ""
+    if prefix:
+        plan.piece_bytes = _CoveredBytes(prefix)
+        plan.wordpiece = (prefix, model.unk_token)
+
+
+def _wordpiece_lens(plan: WordPlan, word: str, tokens: tuple, second: int) -> list | None:
+    """Byte lengths of a word's WordPiece tokens (``second``: index of the first token of the word's
+    second piece, or 0), or ``None`` when they cannot be told from the tokens alone: the unknown
+    token (it covers its whole piece), a piece's first token that carries the prefix, or lengths
+    that do not add up to the word's."""
+    prefix, unk = plan.wordpiece
+    if unk in tokens or tokens[0].startswith(prefix) or (second and tokens[second].startswith(prefix)):
+        return None
+    lens = list(map(plan.piece_bytes.__getitem__, tokens))
+    if sum(lens) != len(word.encode("utf-8", "surrogatepass")):
+        return None
+    return lens
+
+
+def _by_word_entry(plan: WordPlan, text: str) -> tuple | None:
+    """``_quick_entry`` for a sentencepiece Unigram word that is its own text: the model's tokens
+    word by word (no positions shifted to the text), spans from the pieces' byte lengths."""
+    groups = plan.by_word(text)
+    if not groups:
+        return None
+    toks = list(chain.from_iterable(groups))
+    if max(map(len, toks)) != 4:
+        return None
+    ids, tokens = tuple(map(_FIRST, toks)), tuple(map(_SECOND, toks))
+    lens = tuple(map(plan.piece_bytes.__getitem__, tokens))
+    stops = tuple(accumulate(lens))
+    n = len(ids)
+    return (ids, tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1, n, stops[-1], (0, *stops[:-1]),
+            stops)
+
+
+def _verbatim(word: str, first: bool) -> tuple:
+    """Without a pre-tokenizer the word is the model's text. ``_verbatim("ab", False) == (("ab",), 0, 0)``."""
+    return (word,), 0, 0
+
+
+def _bert_pieces(punct_classes, ascii_punct):
+    """``BertPreTokenizer``'s split of a word for ``_quick_entry``: the word itself when it has no
+    punctuation, the word and its last character when only that one is ASCII punctuation
+    ("said,"), else ``None``; the same tests as ``BertPreTokenizer.split_piece``."""
+
+    def pieces(word: str, first: bool):
+        view = word if word.isascii() else word.translate(punct_classes)
+        if view.isalnum():
+            return (word,), 0, None
+        if view[-1:] in ascii_punct and view[:-1].isalnum():
+            return (word[:-1], word[-1]), 0, None
+        return None
+
+    return pieces
+
+
+def _metaspace_text(rep: str, scheme: str, split: bool):
+    """``Metaspace``'s text of a word for ``_quick_entry`` when it stays one piece: spaces become
+    ``rep`` (one character for one) and a prepended ``rep`` (no bytes) shifts the rest by one;
+    the last field is how many more bytes the text's first character has than the word has there
+    (``None`` when a ``rep`` stands later in the text too)."""
+    wide = len(rep.encode("utf-8", "surrogatepass"))
+
+    def text(word: str, first: bool):
+        if not word:
+            return None
+        t = word.replace(" ", rep) if " " in word else word
+        alone = t.find(rep, 1) < 0
+        if split and not alone:
+            return None
+        if scheme != "never" and t[0] != rep and (scheme == "always" or first):
+            return (rep + t,), 1, wide if alone else None
+        return (t,), 0, (wide - 1 if word[0] == " " else 0) if alone else None
+
+    return text
+
+
+def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
+    """``_entry``'s result for a plan with ``quick`` (``None``: the general path decides): the
+    model's tokens of the word's pieces (``plan.quick``: texts whose characters stand one for one
+    for the word's, after ``shift`` prepended characters without bytes), their character bounds
+    taken to bytes through the word's own table (none needed for ASCII). Byte-fallback tokens,
+    which split a character, are left to the general path."""
+    got = plan.quick(word, first)
+    if got is None:
+        return None
+    texts, shift, lead = got
+    if plan.by_word is not None and lead == 0:
+        out = _by_word_entry(plan, texts[0])
+        if out is not None:
+            return out
+    tokenize = plan.tokenize
+    toks = tokenize(texts[0])
+    if not toks:
+        return None
+    n = len(toks)
+    wofs = _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n
+    if len(texts) > 1:  # BertPreTokenizer's word and a mark after it
+        at = len(texts[0])
+        rest = tokenize(texts[1])
+        if not rest:
+            return None
+        toks += [(t[0], t[1], t[2] + at, t[3] + at, *t[4:]) for t in rest]
+        wofs = (*wofs, *(1,) * len(rest))
+    if max(map(len, toks)) != 4:
+        return None
+    ids, tokens, starts, stops = zip(*toks)
+    if word.isascii():
+        nbytes = len(word)
+        if shift:  # the prepended character is the first token's start (or all of it): byte 0
+            starts, stops = tuple(map(_DOWN, starts)), tuple(map(_DOWN, stops))
+            if starts[0] < 0:
+                starts = (0, *starts[1:])
+    elif plan.wordpiece is not None and (lens := _wordpiece_lens(plan, word, tokens, len(ids) - len(rest)
+                                                                   if len(texts) > 1 else 0)) is not None:
+        stops = tuple(accumulate(lens))
+        return ids, tokens, tuple(lens), wofs, len(texts), len(ids), stops[-1], (0, *stops[:-1]), stops
+    elif lead is not None and plan.piece_bytes is not None:
+        lens = list(map(plan.piece_bytes.__getitem__, tokens))
+        # Tokens are slices of the text: their byte lengths add up, the first one less the bytes
+        # the text's first character has beyond the word's.
+        if lead:
+            lens[0] -= lead
+        stops = tuple(accumulate(lens))
+        return ids, tokens, tuple(lens), wofs, 1, len(ids), stops[-1], (0, *stops[:-1]), stops
+    else:
+        table = char_to_byte_table(word)
+        nbytes = table[-1]
+        if shift:
+            table.insert(0, 0)
+        get = table.__getitem__
+        starts, stops = tuple(map(get, starts)), tuple(map(get, stops))
+    # Spans end to end from 0 to the word's length, as _entry tells.
+    covers = starts[1:] == stops[:-1] and starts[0] == 0 and stops[-1] == nbytes
+    lens = tuple(map(sub, stops, starts)) if covers else None
+    return ids, tokens, lens, wofs, len(texts), len(ids), nbytes, starts, stops
+
+
 _SHARED_ZEROS = 64
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_DOWN = (-1).__add__  # a character position after the prepended one, as a byte position of the word
 _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
 
 
@@ -231,8 +436,8 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     hit = cache.get(word)
     if hit is not None:
         return hit
-    if plan.lean is not None:
-        out = _lean_entry(plan, word, first)
+    if plan.lean is not None or plan.quick is not None:
+        out = _lean_entry(plan, word, first) if plan.lean is not None else _quick_entry(plan, word, first)
         if out is not None:
             if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
                 cache[word] = out

@@ -146,6 +146,15 @@ class SentencePieceUnigram(Unigram):
             self._cache[text] = out
         return list(out)
 
+    def word_tokens(self, text: str) -> list | None:
+        """``tokenize(text)``'s tokens as one list per word of ``text``, each word's positions
+        relative to the word (``None`` when the text is not cut into words: use ``tokenize``).
+        For callers that need ids and token texts only; the model's text cache is left alone."""
+        if not (text and self.split_at_space and self._space_is_piece()):
+            return None
+        emit = self._emit
+        return [emit(word, segs) if toks is None else toks for _a, word, segs, toks in self._word_runs(text)]
+
     def _shifted(self, toks: list, a: int) -> list:
         if self.byte_fallback:  # byte tokens carry a fifth field
             return [(t[0], t[1], t[2] + a, t[3] + a, *t[4:]) for t in toks]
