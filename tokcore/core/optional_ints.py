@@ -17,7 +17,7 @@ from array import array
 from itertools import islice
 
 from . import spans as _spans
-from .spans import ReadOnlyList
+from .spans import GrowingColumn, ReadOnlyList
 
 _NONE_OF = {-1: None}.get  # _NONE_OF(v, v): None for -1, else v (a C-level map over an array)
 
@@ -110,7 +110,7 @@ def word_ids_of_list(values: list) -> WordIds:
 _new = object.__new__
 
 
-class WordColumn:
+class WordColumn(GrowingColumn):
     """An ``Encoding``'s word ids (``None`` for inserted tokens) in one array (``-1`` for ``None``);
     also its masks and type ids in a long text's lane encoding (``filled``).
 
@@ -161,31 +161,6 @@ class WordColumn:
         if isinstance(other, list):
             return len(other) == len(self) and list(self) == other
         return NotImplemented
-
-    def __add__(self, other):
-        out = self[:]
-        out.extend(other)
-        return out
-
-    def __radd__(self, other):
-        if isinstance(other, list):
-            out = WordColumn(other)
-            out.extend(self)
-            return out
-        return NotImplemented
-
-    def __iadd__(self, other):
-        self.extend(other)
-        return self
-
-    def append(self, value) -> None:
-        self.extend((value,))
-
-    def tolist(self) -> list:
-        return list(self)
-
-    def __repr__(self) -> str:
-        return f"WordColumn({self.tolist()!r})"
 
     def extend(self, values) -> None:
         """Append ``values`` (ints >= 0 or ``None``), a chunk at a time in C-level passes."""

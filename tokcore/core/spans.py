@@ -61,6 +61,18 @@ def _widen(flat: array) -> array:
     return flat if flat.typecode == "q" else array("q", flat)
 
 
+def _pair_position(index, flat: array, what: str = "list index out of range") -> int:
+    """The pair number ``index`` (negative from the end) names in ``flat``, as a list checks it.
+    ``_pair_position(-1, array("I", [1, 2, 3, 4])) == 1``."""
+    n = len(flat) >> 1
+    i = index.__index__()
+    if i < 0:
+        i += n
+    if not 0 <= i < n:
+        raise IndexError(what)
+    return i
+
+
 class ReadOnlyList(Sequence):
     """What ``Spans`` and ``WordIds`` share: a read-only list's operations over ``_items`` (a
     short sequence's list) or ``_flat`` (a long one's array), given ``__len__`` and ``__iter__``."""
@@ -191,12 +203,7 @@ class Spans(ReadOnlyList):
         flat = self._flat
         if isinstance(index, slice):
             return list(zip(flat[0::2][index], flat[1::2][index]))
-        n = len(flat) >> 1
-        i = index.__index__()
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("list index out of range")
+        i = _pair_position(index, flat)
         return (flat[2 * i], flat[2 * i + 1])
 
     def __iter__(self):
@@ -217,7 +224,39 @@ class Spans(ReadOnlyList):
         return (Spans._of_flat, (self._flat,))
 
 
-class SpanColumn:
+class GrowingColumn:
+    """What ``SpanColumn`` and ``WordColumn`` share: a list's ``+``, ``+=``, ``append``, ``tolist``
+    and ``repr`` over ``extend``, ``__iter__`` and slicing (each class's own)."""
+
+    __slots__ = ()
+
+    def __add__(self, other):
+        out = self[:]
+        out.extend(other)
+        return out
+
+    def __radd__(self, other):
+        if isinstance(other, list):
+            out = type(self)(other)
+            out.extend(self)
+            return out
+        return NotImplemented
+
+    def __iadd__(self, other):
+        self.extend(other)
+        return self
+
+    def append(self, value) -> None:
+        self.extend((value,))
+
+    def tolist(self) -> list:
+        return list(self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.tolist()!r})"
+
+
+class SpanColumn(GrowingColumn):
     """An ``Encoding``'s 0-based spans (``None`` for inserted tokens), stored in contract form.
 
     A list's operations that the pipeline uses after the model: ``len``, ``[i]`` (get and set),
@@ -249,12 +288,7 @@ class SpanColumn:
             else:
                 out.extend([self[i] for i in range(start, stop, step)])
             return out
-        n = len(flat) >> 1
-        i = index.__index__()
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("list index out of range")
+        i = _pair_position(index, flat)
         start = flat[2 * i]
         return None if start == 0 else (start - 1, flat[2 * i + 1] - 1)
 
@@ -267,12 +301,7 @@ class SpanColumn:
                 return
             except OverflowError:
                 pass  # widened below
-        n = len(flat) >> 1
-        i = index.__index__()
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("list assignment index out of range")
+        i = _pair_position(index, flat, "list assignment index out of range")
         start, stop = (-1, -1) if span is None else span
         try:
             flat[2 * i], flat[2 * i + 1] = start + 1, stop + 1
@@ -295,31 +324,6 @@ class SpanColumn:
         if isinstance(other, list):
             return len(other) == len(self) and all(map(eq, self, other))
         return NotImplemented
-
-    def __add__(self, other):
-        out = self[:]
-        out.extend(other)
-        return out
-
-    def __radd__(self, other):
-        if isinstance(other, list):
-            out = SpanColumn(other)
-            out.extend(self)
-            return out
-        return NotImplemented
-
-    def __iadd__(self, other):
-        self.extend(other)
-        return self
-
-    def append(self, span) -> None:
-        self.extend((span,))
-
-    def tolist(self) -> list:
-        return list(self)
-
-    def __repr__(self) -> str:
-        return f"SpanColumn({self.tolist()!r})"
 
     def extend(self, spans) -> None:
         """Append ``spans`` (0-based pairs or ``None``), converting each chunk in C-level passes."""
