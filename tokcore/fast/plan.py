@@ -235,9 +235,14 @@ def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
     lens = tuple(map(nbytes, ids))
     if prefixed:
         lens = (lens[0] - 1, *lens[1:])
+    return _summed(tuple(ids), tuple(map(inverse, ids)), lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1)
+
+
+def _summed(ids: tuple, tokens: tuple, lens: tuple, wofs: tuple, pieces: int) -> tuple:
+    """An entry whose tokens cover the word end to end, their spans summed from ``lens`` (bytes).
+    ``_summed((5, 6), ("a", "bc"), (1, 2), (0, 0), 1)[-2:] == ((0, 1), (1, 3))``."""
     stops = tuple(accumulate(lens))
-    return (tuple(ids), tuple(map(inverse, ids)), lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1, n,
-            stops[-1], (0, *stops[:-1]), stops)
+    return ids, tokens, lens, wofs, pieces, len(ids), stops[-1], (0, *stops[:-1]), stops
 
 
 def _piece_bytes(plan: WordPlan, model) -> None:
@@ -395,16 +400,14 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
                 starts = (0, *starts[1:])
     elif plan.wordpiece is not None and (lens := _wordpiece_lens(plan, word, tokens, len(ids) - len(rest)
                                                                    if len(texts) > 1 else 0)) is not None:
-        stops = tuple(accumulate(lens))
-        return ids, tokens, tuple(lens), wofs, len(texts), len(ids), stops[-1], (0, *stops[:-1]), stops
+        return _summed(ids, tokens, tuple(lens), wofs, len(texts))
     elif lead is not None and plan.piece_bytes is not None:
         lens = list(map(plan.piece_bytes.__getitem__, tokens))
         # Tokens are slices of the text: their byte lengths add up, the first one less the bytes
         # the text's first character has beyond the word's.
         if lead:
             lens[0] -= lead
-        stops = tuple(accumulate(lens))
-        return ids, tokens, tuple(lens), wofs, 1, len(ids), stops[-1], (0, *stops[:-1]), stops
+        return _summed(ids, tokens, tuple(lens), wofs, 1)
     else:
         table = char_to_byte_table(word)
         nbytes = table[-1]
