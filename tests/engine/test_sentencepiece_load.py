@@ -16,6 +16,7 @@ import threading
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from proto_bytes import varint
 from shared_data import require_shared
 
 import tokcore
@@ -27,23 +28,14 @@ from tokcore.normalizers.precompiled import Precompiled
 MODELS = ["botchan_en_unigram_1000.model", "botchan_en_bpe_1000.model", "kyoto_ja_unigram_8000.model"]
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
-        n >>= 7
-        if not n:
-            return bytes(out)
-
-
 def _record(piece: bytes, score: float | None, type_: int | None, extra: bytes = b"") -> bytes:
-    body = b"\x0a" + _varint(len(piece)) + piece
+    body = b"\x0a" + varint(len(piece)) + piece
     if score is not None:
         body += b"\x15" + struct.pack("<f", score)
     if type_ is not None:
-        body += b"\x18" + _varint(type_)
+        body += b"\x18" + varint(type_)
     body += extra
-    return b"\x0a" + _varint(len(body)) + body
+    return b"\x0a" + varint(len(body)) + body
 
 
 def _both_ways(data: bytes):

@@ -7,6 +7,7 @@ import struct
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from proto_bytes import varint
 from shared_data import require_shared
 
 import tokcore.loaders.sentencepiece_model as spm_model
@@ -26,19 +27,10 @@ def test_every_shared_model_reads_the_same_both_ways(name, monkeypatch):
 
 
 def _record(piece: bytes, score: float, type_: int | None) -> bytes:
-    body = b"\x0a" + _varint(len(piece)) + piece + b"\x15" + struct.pack("<f", score)
+    body = b"\x0a" + varint(len(piece)) + piece + b"\x15" + struct.pack("<f", score)
     if type_ is not None:
-        body += b"\x18" + _varint(type_)
-    return b"\x0a" + _varint(len(body)) + body
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
-        n >>= 7
-        if not n:
-            return bytes(out)
+        body += b"\x18" + varint(type_)
+    return b"\x0a" + varint(len(body)) + body
 
 
 @given(st.lists(st.tuples(st.text(min_size=1, max_size=200), st.floats(width=32, allow_nan=False),

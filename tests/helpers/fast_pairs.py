@@ -25,3 +25,13 @@ def pair_for(kind: str, name: str):
         ref.fast = False
         _LOADED[key] = (fast, ref)
     return _LOADED[key]
+
+
+def assert_same_results(fast, ref, text: str) -> None:
+    """``fast`` and ``ref`` give equal results for ``text`` with and without specials, with
+    special tokens split, with and without offsets."""
+    for kw in ({}, {"add_special_tokens": False}, {"split_special_tokens": True}):
+        for offsets in (True, False):
+            a = fast.encode_result(text, return_offsets=offsets, return_masks=True, **kw)
+            b = ref.encode_result(text, return_offsets=offsets, return_masks=True, **kw)
+            assert a == b, (text, kw, offsets)
