@@ -145,8 +145,9 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
     # Lists; a long text's lane encoding (tokcore.fast.lane) brings compact columns instead,
     # kept in kind (they take += of lists), and no list of n is made on the way.
     compact = type(enc.word_ids) is not list
-    if not compact and [p[0] for p in parts].count("A") == 1:
-        return _around(enc, parts)
+    kinds = [p[0] for p in parts]
+    if not compact and kinds.count("A") == 1:
+        return _around(enc, parts, kinds.index("A"))
     ids: list = []
     tokens: list = []
     spans, words = (enc.spans[:0], enc.word_ids[:0]) if compact else ([], [])
@@ -181,38 +182,46 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
     return out
 
 
-def _around(enc: Encoding, parts: list[tuple]) -> Encoding:
-    """``build_single`` for a template with the sequence once: the inserted tokens go around the
-    sequence's own lists (``enc`` is the result; nobody else holds it after post-processing).
-    Its type and sequence ids are made anew, as ``build_single`` makes them."""
-    at = next(i for i, p in enumerate(parts) if p[0] == "A")
-    before, after, type_id = parts[:at], parts[at + 1:], parts[at][1]
+def _around(enc: Encoding, parts: list[tuple], at: int) -> Encoding:
+    """``build_single`` for a template with the sequence once, at ``parts[at]``: the inserted
+    tokens go around the sequence's own lists (``enc`` is the result; nobody else holds it after
+    post-processing), and its type and sequence ids are made anew, as ``build_single`` makes them."""
     n = len(enc.ids)
-    type_ids, seqs = [], []
-    for side, first in ((before, True), (after, False)):
-        if not side:
-            continue
-        ids = [i for p in side for i in p[1]]
-        k = len(ids)
-        extra = (ids, [t for p in side for t in p[2]], [None] * k, [1] * k, [None] * k, [1] * k)
-        for column, items in zip((enc.ids, enc.tokens, enc.spans, enc.special, enc.word_ids, enc.attention), extra):
-            if first:
-                column[:0] = items
-            else:
-                column += items
-        type_ids.append([t for p in side for t in [p[3]] * len(p[1])])
-        seqs.append([None] * k)
-        if first:
-            type_ids.append([type_id] * n)
-            seqs.append([0] * n)
-    if not before:
-        type_ids.insert(0, [type_id] * n)
-        seqs.insert(0, [0] * n)
-    enc.type_ids = type_ids[0] if len(type_ids) == 1 else [t for part in type_ids for t in part]
-    enc.sequence_ids = seqs[0] if len(seqs) == 1 else [s for part in seqs for s in part]
-    start = sum(len(p[1]) for p in before)
+    columns = (enc.ids, enc.tokens, enc.spans, enc.special, enc.word_ids, enc.attention)
+    type_ids, seqs = [parts[at][1]] * n, [0] * n
+    start = 0  # where the sequence starts in the result
+    if at:
+        ids, tokens, types = _inserted(parts[:at])
+        start = len(ids)
+        nones, ones = [None] * len(ids), [1] * len(ids)
+        for column, items in zip(columns, (ids, tokens, nones, ones, nones, ones)):
+            column[:0] = items
+        type_ids[:0] = types
+        seqs[:0] = nones
+    if at + 1 < len(parts):
+        ids, tokens, types = _inserted(parts[at + 1:])
+        nones, ones = [None] * len(ids), [1] * len(ids)
+        for column, items in zip(columns, (ids, tokens, nones, ones, nones, ones)):
+            column += items
+        type_ids += types
+        seqs += nones
+    enc.type_ids, enc.sequence_ids = type_ids, seqs
     enc.__dict__["hf_ranges"] = {0: (start, start + n)}
     return enc
+
+
+def _inserted(parts: list[tuple]) -> tuple[list, list, list]:
+    """(ids, tokens, type ids) of consecutive inserted parts.
+    ``_inserted([("special", [101], ["[CLS]"], 0)]) == ([101], ["[CLS]"], [0])``."""
+    if len(parts) == 1:
+        _, ids, tokens, type_id = parts[0]
+        return ids, tokens, [type_id] * len(ids)
+    ids, tokens, types = [], [], []
+    for _, part_ids, part_tokens, type_id in parts:
+        ids += part_ids
+        tokens += part_tokens
+        types += [type_id] * len(part_ids)
+    return ids, tokens, types
 
 
 def special_encoding(ids: list[int], tokens: list[str], type_id: int) -> Encoding:
