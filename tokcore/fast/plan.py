@@ -204,8 +204,7 @@ def _lean(plan: WordPlan, model, byte_chars: bool) -> WordPlan:
         return plan
     unknown = None  # (text, ids) -> ids with an unknown character's bytes as byte-fallback tokens
     if byte_chars:
-        # Each byte's GPT-2 character as a token id: a word's ids straight from its UTF-8 bytes
-        # (no translation to characters); a token's bytes are then its length in characters.
+        # Ids straight from the word's UTF-8 bytes; a token's bytes are its length in characters.
         first_ids, nbytes = list(map(model._vocab_get, map(_BYTE_CHARS.__getitem__, range(256)))).__getitem__, len
     else:
         covered = _CoveredBytes("")  # filled as tokens are met: a fresh tokenizer meets few of them
@@ -235,7 +234,8 @@ def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
     n = len(ids)
     if n == 1:
         stop = nbytes(tokens[0]) - prefixed
-        return ((ids[0],), tokens, (stop,), _ZEROS[1], 1, 1, stop, (0,), (stop,))
+        stops = (stop,)  # also the lengths, and the start is the shared (0,): fewer objects kept
+        return ((ids[0],), tokens, stops, _ZEROS[1], 1, 1, stop, _ZEROS[1], stops)
     lens = tuple(map(nbytes, tokens))
     if prefixed:
         lens = (lens[0] - 1, *lens[1:])
