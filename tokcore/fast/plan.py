@@ -27,7 +27,6 @@ from operator import itemgetter, sub
 from ..core.components import Piece, byte_fallback_span, piece_from_text
 from ..core.offsets import char_to_byte_table
 from ..text.byte_level import _TO_CHARS as _BYTE_CHARS
-from ..text.byte_level import text_to_chars
 from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole, ascii_twin
 
 WORD_CACHE_CAPACITY = 200_000  # distinct words kept per tokenizer; past this new words are not cached
@@ -198,44 +197,49 @@ def _lean(plan: WordPlan, model, byte_chars: bool) -> WordPlan:
     ``ignore_merges``, so a word whose characters are all tokens merges from those characters
     and each token's text is the text it covers. ``byte_chars``: the word's one piece is its
     UTF-8 bytes as GPT-2 characters (one byte each), else the word itself."""
-    from ..models.bpe import BPE
+    from ..models.bpe import BPE, byte_token
 
     if (type(model) is not BPE or model.continuing_subword_prefix is not None or model.end_of_word_suffix is not None
             or not model._plain or model.dropout or model.ignore_merges):
         return plan
-    vocab = model.vocab
+    unknown = None  # (text, ids) -> ids with an unknown character's bytes as byte-fallback tokens
     if byte_chars:
-        lengths = map(len, vocab)
+        # Ids straight from the word's UTF-8 bytes; a token's bytes are its length in characters.
+        first_ids, nbytes = list(map(model._vocab_get, map(_BYTE_CHARS.__getitem__, range(256)))).__getitem__, len
     else:
-        lengths = (len(t.encode("utf-8", "surrogatepass")) for t in vocab)
-    # Bytes of the covered text per token id: one byte per byte character.
-    nbytes = dict(zip(vocab.values(), lengths))
-    plan.lean = (model._vocab_get, model._merge, model._inverse.__getitem__, nbytes.__getitem__, byte_chars)
+        covered = _CoveredBytes("")  # filled as tokens are met: a fresh tokenizer meets few of them
+        unknown = model.unknown_as_bytes() if plan.prefix is None else None
+        if unknown is not None:  # no merge touches a byte token: each covers its one byte
+            covered.update(dict.fromkeys(map(byte_token, range(256)), 1))
+        first_ids, nbytes = model._vocab_get, covered.__getitem__
+    plan.lean = (first_ids, model._merge, model._inverse.__getitem__, nbytes, byte_chars, unknown)
     return plan
 
 
 def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
-    """``_entry``'s result for a plan with ``lean`` (``None``: a character is not a token, the
-    general path decides). The tokens' byte spans follow from their lengths in bytes; an inserted
-    prefix character has no bytes, so with it every boundary but the first moves back one."""
-    vget, merge, inverse, nbytes, byte_chars = plan.lean
+    """``_entry``'s result for a plan with ``lean`` (``None``: a character is not a token and not
+    bytes, the general path decides). The tokens' byte spans follow from their lengths in bytes; an
+    inserted prefix character has no bytes, so with it every boundary but the first moves back one."""
+    first_ids, merge, inverse, nbytes, byte_chars, unknown = plan.lean
     prefixed = first and plan.prefix is not None
     text = (plan.prefix + word) if prefixed else word
-    if byte_chars:
-        text = text.translate(_BYTE_CHARS) if text.isascii() else text_to_chars(text)
-    ids = list(map(vget, text))
-    if None in ids or not ids:
+    ids = list(map(first_ids, text.encode("utf-8", "surrogatepass") if byte_chars else text))
+    if None in ids:
+        ids = unknown(text, ids) if unknown is not None else []
+    if not ids:
         return None
     if len(ids) > 1:
         merge(ids, None)
+    tokens = tuple(map(inverse, ids))
     n = len(ids)
     if n == 1:
-        stop = nbytes(ids[0]) - prefixed
-        return ((ids[0],), (inverse(ids[0]),), (stop,), _ZEROS[1], 1, 1, stop, (0,), (stop,))
-    lens = tuple(map(nbytes, ids))
+        stop = nbytes(tokens[0]) - prefixed
+        stops = (stop,)  # also the lengths, and the start is the shared (0,): fewer objects kept
+        return ((ids[0],), tokens, stops, _ZEROS[1], 1, 1, stop, _ZEROS[1], stops)
+    lens = tuple(map(nbytes, tokens))
     if prefixed:
         lens = (lens[0] - 1, *lens[1:])
-    return _summed(tuple(ids), tuple(map(inverse, ids)), lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1)
+    return _summed(tuple(ids), tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1)
 
 
 def _summed(ids: tuple, tokens: tuple, lens: tuple, wofs: tuple, pieces: int) -> tuple:

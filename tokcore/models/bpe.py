@@ -23,6 +23,7 @@ splitting text into words (pre-tokenizers), the byte alphabet (``tokcore.byte_le
 from __future__ import annotations
 
 import random
+from functools import partial
 from itertools import chain, repeat
 from typing import Iterable
 
@@ -68,6 +69,19 @@ def parse_merges(merges: Iterable) -> list[tuple[str, str]]:
 def byte_token(b: int) -> str:
     """The byte-fallback token of byte ``b``. ``byte_token(10) == "<0x0A>"``."""
     return f"<0x{b:02X}>"
+
+
+def bytes_for_unknown(text: str, ids: list, byte_ids) -> list:
+    """``ids`` (one per character of ``text``, ``None`` for a character that is not a token) with each
+    ``None`` replaced by the ids of the character's UTF-8 bytes (``byte_ids``: id by byte value).
+    ``bytes_for_unknown("aé", [7, None], range(256)) == [7, 195, 169]``."""
+    out: list = []
+    for ch, id_ in zip(text, ids):
+        if id_ is None:
+            out += map(byte_ids.__getitem__, ch.encode("utf-8", "surrogatepass"))
+        else:
+            out.append(id_)
+    return out
 
 
 @register("model")
@@ -164,6 +178,22 @@ class BPE(VocabModel):
         """Rank of the merge ``left + right`` (0 is applied first), or ``None``."""
         v = self._merge_map.get((self.vocab.get(left), self.vocab.get(right)))
         return None if v is None else v >> _ID_BITS
+
+    def unknown_as_bytes(self):
+        """``(text, ids) -> ids`` with each ``None`` (a character that is not a token) replaced by its
+        UTF-8 bytes' fallback tokens (``bytes_for_unknown``), when every byte has one and no merge
+        takes or makes one (each then stays a token of its own, one byte of the text); else ``None``."""
+        byte_ids = self._byte_ids
+        if not self.byte_fallback or None in byte_ids:
+            return None
+        inv = self._inverse
+        if any(inv[i] != byte_token(b) for b, i in enumerate(byte_ids)):  # an id shared by two tokens
+            return None
+        merges = self._merge_map
+        made = map(_ID_MASK.__and__, merges.values())
+        if not set(byte_ids).isdisjoint(chain(chain.from_iterable(merges), made)):
+            return None
+        return partial(bytes_for_unknown, byte_ids=byte_ids)
 
     def clear_cache(self) -> None:
         self._cache.clear()
