@@ -1,17 +1,22 @@
 """Unigram as sentencepiece runs it on a ``.model`` file, arithmetic and tie rule included.
 
-sentencepiece's Viterbi (``unigram_model.cc``, ``EncodeOptimized``) differs from HF's in ways that
-change the segmentation of real texts:
+sentencepiece's Viterbi (``unigram_model.cc``, ``EncodeOptimized``, as the installed 0.2.x wheel
+computes it: read from its machine code, which differs from the older C++ source on GitHub)
+differs from HF's in ways that change the segmentation of real texts:
 
 - only NORMAL and USER_DEFINED pieces are matched in text (control, byte and unused pieces never);
-- scores are float32 and each path score is rounded to float32 after every addition, so two paths
-  equal in exact arithmetic (``"a" + "16a"`` against ``"16a" + "a"``) differ, and a long sentence's
-  running total swamps small differences late in it;
+- scores are float32, each candidate is a float32 sum compared in float32 (strictly greater
+  replaces, so the first candidate to reach a position keeps a tie), so two paths equal in exact
+  arithmetic (``"a" + "16a"`` against ``"16a" + "a"``) differ, and a large running total swamps
+  small differences;
+- before extending from a position whose best score is beyond +-1e5 (``_REBASE``), that score is
+  subtracted (in float32) from it and from every position already reached past it, so the
+  running total restarts near 0: the rounding, hence the result, depends on where this happens;
 - the Viterbi runs over the whole sentence: a word's best path depends on the score reached before
   it, so words are not independent (``split_at_space`` cuts the sentence before each ``"▁"`` and
   carries the running score across, which is exact when no piece holds ``"▁"`` past its start);
-- a user-defined piece scores ``length_in_bytes * max_score - 0.1`` (in double precision), so it
-  always wins; the unknown score is ``min_score - 10`` over NORMAL pieces only.
+- a user-defined piece scores ``float32((length_in_bytes - 1) * 0.1)``, at least 0 where every
+  NORMAL score is negative; the unknown score is ``min_score - 10`` over NORMAL pieces only.
 
 A word whose decisions are all won by a margin wider than float32 rounding at the running score
 can take its cached exact segmentation; any other is recomputed in float32 at that score.
@@ -31,7 +36,7 @@ from .unigram import UNK_PENALTY, Unigram, backtrack
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
-_FLT_MIN = 1.1754943508222875e-38  # sentencepiece starts max_score at FLT_MIN (the smallest normal float)
+_REBASE = 1e5  # sentencepiece restarts the running score from a position scoring beyond +-_REBASE
 _U = 2.0**-24  # float32's unit roundoff
 _WORD_CACHE = 50_000  # distinct words kept; words of _MAX_CACHED_CHARS or more are never kept
 _MAX_CACHED_CHARS = 256
@@ -103,13 +108,15 @@ class SentencePieceUnigram(Unigram):
         scores = f32_all([self.vocab[i][1] for i in self.matchable])
         normal = [s for i, s in zip(self.matchable, scores) if i not in ud] if ud else scores
         min_score = min(normal, default=self.min_score)
-        max_score = max([_FLT_MIN, *normal])
         self.unk_score = f32(min_score - 10.0)
-        # Score per id as sentencepiece adds it: float32, or a double for user-defined pieces.
+        # Score per id as sentencepiece adds it (float32; a user-defined piece's from its length).
         self._sp_scores = dict(zip(self.matchable, scores))
         for i in ud:
-            self._sp_scores[i] = f32(len(self.vocab[i][0].encode("utf-8")) * max_score) - 0.1
+            self._sp_scores[i] = f32((len(self.vocab[i][0].encode("utf-8")) - 1) * 0.1)
         self._magnitude = max(map(abs, self._sp_scores.values()), default=0.0) + abs(self.unk_score)
+        # Below _REBASE plus one step, one float32 addition is off by at most this (twice u |x|).
+        self._step_error = 2.0 * _U * (_REBASE + 2.0 * self._magnitude)
+        self._longest = max([len(self.vocab[i][0]) for i in self.matchable] + [1])
         self._words: dict[str, tuple] = {}
 
     def _prefix_map(self) -> dict[str, int]:
@@ -177,6 +184,8 @@ class SentencePieceUnigram(Unigram):
         runs = []
         base = 0.0  # sentencepiece's float32 running score, exact up to the words in ``pending``
         approx = 0.0  # the running score in double precision, enough to size the rounding
+        drift = 0.0  # how far ``approx`` may be from sentencepiece's value (the pending words' roundings)
+        step_error = self._step_error
         pending: list[list] = []
         cache = self._words
         a = 0
@@ -186,31 +195,35 @@ class SentencePieceUnigram(Unigram):
                 entry = self._word_entry(word)
                 if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
                     cache[word] = entry
-            word_segs, limit, score, toks = entry
+            word_segs, limit, score, toks, low, high = entry
             # Every path score carries at most len(word) + 1 float32 roundings at this magnitude:
-            # the word's decisions stand when its margin is wider (``limit``, see _word_entry).
-            if abs(approx) < limit:
+            # the word's decisions stand when its margin is wider (``limit``, see _word_entry) and
+            # when no position in it reaches _REBASE (then sentencepiece restarts from there).
+            if abs(approx) < limit and drift - _REBASE < approx + low and approx + high < _REBASE - drift:
                 pending.append(word_segs)
                 approx += score
+                drift += len(word_segs) * step_error
             else:
                 base = self._replay(base, pending)
                 pending.clear()
                 word_segs, base = self._word_f32(word, base)
-                approx = base
+                approx, drift = base, 0.0
                 toks = None
             runs.append((a, word, word_segs, toks))
             a += len(word)
         return runs
 
-    def _word_entry(self, word: str) -> tuple[list, float, float, list]:
+    def _word_entry(self, word: str) -> tuple[list, float, float, list, float, float]:
         """A word's cache entry: exact segments, the largest running score (in magnitude) at which
-        its decisions survive float32 rounding, its score and its tokens. The condition is
-        ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``, solved for
-        ``|running|`` once per word rather than per occurrence."""
-        segs, margin, score = self._word_exact(word)
+        its decisions survive float32 rounding, its score, its tokens, and the lowest and highest
+        score it reaches at a position it extends from, widened by its own roundings. The first
+        condition is ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
+        solved for ``|running|`` once per word rather than per occurrence."""
+        segs, margin, score, low, high = self._word_exact(word)
         k = len(word) + 1
         limit = margin / (4.0 * k * _U) - k * self._magnitude
-        return segs, limit, score, self._emit(word, segs)
+        slack = k * self._step_error
+        return segs, limit, score, self._emit(word, segs), low - slack, high + slack
 
     def _replay(self, base: float, words: list[list]) -> float:
         """The float32 running score after ``words``' segments, node by node as sentencepiece stores it."""
@@ -220,8 +233,9 @@ class SentencePieceUnigram(Unigram):
                 base = f32(scores.get(id_, unk) + base)
         return base
 
-    def _word_exact(self, text: str) -> tuple[list, float, float]:
-        """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie), the score.
+    def _word_exact(self, text: str) -> tuple[list, float, float, float, float]:
+        """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie),
+        the score, and the lowest and highest best score at a position extended from (0 included).
 
         The candidates from a position are its pieces (prefix-map lookups) and, only where no
         one-character piece starts, the unknown node, offered first, which changes nothing as no other
@@ -266,17 +280,16 @@ class SentencePieceUnigram(Unigram):
                 if id_ is None:
                     break
         margin = min(map(sub, best[1:], second[1:]), default=_INF)
-        return backtrack(from_, ids, n), margin, best[n]
+        starts = best[:n] or [0.0]
+        return backtrack(from_, ids, n), margin, best[n], min(starts), max(starts)
 
     def _word_f32(self, text: str, base: float) -> tuple[list, float]:
-        """Segments as sentencepiece finds them from running score ``base``, and the score at the end.
+        """Segments as sentencepiece finds them from running score ``base``, and the score at the
+        end (after any restart of the running score, module docstring).
 
-        Candidates as in ``_word_exact`` (this runs for every word once the running score is large,
-        so a long sentence spends most of its time here): a normal piece's sum is a float32 sum, a
-        user-defined one is compared in double and stored as float32; rounding an already rounded
-        value again changes nothing, so each candidate is rounded once."""
+        Candidates as in ``_word_exact``; every sum is a float32 sum compared in float32."""
         get = self._prefix_map().get
-        scores, ud = self._sp_scores, self._ud
+        scores = self._sp_scores
         unk_score, unk = self.unk_score, self._unk_marker
         n = len(text)
         best = [0.0] * (n + 1)
@@ -285,6 +298,12 @@ class SentencePieceUnigram(Unigram):
         ids = [0] * (n + 1)
         for start in range(n):
             here = best[start]
+            if here < -_REBASE or here > _REBASE:
+                # Positions past ``start`` reached so far lie within the longest piece of it.
+                for k in range(start, min(n, start + self._longest) + 1):
+                    if k == start or from_[k] >= 0:
+                        best[k] = f32(best[k] - here)
+                here = 0.0
             stop = start + 1
             id_ = get(text[start])
             if id_ is None or id_ < 0:  # no one-character piece: the unknown node (never user-defined)
@@ -295,14 +314,9 @@ class SentencePieceUnigram(Unigram):
                     continue
             while True:
                 if id_ >= 0:
-                    cand = scores[id_] + here
-                    if id_ in ud:
-                        if from_[stop] < 0 or cand > best[stop]:
-                            best[stop], from_[stop], ids[stop] = f32(cand), start, id_
-                    else:
-                        cand = f32(cand)
-                        if from_[stop] < 0 or cand > best[stop]:
-                            best[stop], from_[stop], ids[stop] = cand, start, id_
+                    cand = f32(scores[id_] + here)
+                    if from_[stop] < 0 or cand > best[stop]:
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
                 stop += 1
                 if stop > n:
                     break
