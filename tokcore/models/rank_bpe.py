@@ -196,9 +196,11 @@ class RankBPE(VocabModel):
         got = self._cache.get(text)
         if got is None:
             got = self._word(text)
-            # Long pieces rarely repeat; caching them would keep every huge input alive.
+            # Long pieces rarely repeat; caching them would keep every huge input alive. Kept as
+            # a tuple: the cyclic collector stops walking it after one look (a list it walks at
+            # every full collection, and a cold pass keeps tens of thousands).
             if len(text) < MAX_CACHED_LENGTH and len(self._cache) < CACHE_CAPACITY:
-                self._cache[text] = got
+                self._cache[text] = tuple(got)
         return list(got)
 
     # ------------------------------------------------------------------ serialization

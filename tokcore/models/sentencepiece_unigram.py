@@ -27,8 +27,10 @@ Left out: ``nbest``, ``sample``, ``lattice`` and ``explain`` keep HF's double-pr
 
 from __future__ import annotations
 
+import math
 import re
 import struct
+from itertools import chain
 from operator import sub
 
 from ..core.components import register
@@ -42,6 +44,7 @@ _WORD_CACHE = 50_000  # distinct words kept; words of _MAX_CACHED_CHARS or more 
 _MAX_CACHED_CHARS = 256
 _TEXT_CACHE = 10_000  # whole texts kept (as HF's Unigram keeps them)
 _INF, _NEG_INF = float("inf"), float("-inf")
+_PREFIX = (None, None)  # _exact_map's value for a text that only starts pieces
 
 
 def f32(x: float) -> float:
@@ -117,6 +120,9 @@ class SentencePieceUnigram(Unigram):
         # Below _REBASE plus one step, one float32 addition is off by at most this (twice u |x|).
         self._step_error = 2.0 * _U * (_REBASE + 2.0 * self._magnitude)
         self._longest = max([len(self.vocab[i][0]) for i in self.matchable] + [1])
+        # Non-finite scores make the exact pass's ties unreliable: every word then runs in float32.
+        self._finite = all(map(math.isfinite, [*self._sp_scores.values(), self.unk_score]))
+        self._exact = None
         self._words: dict[str, tuple] = {}
 
     def _prefix_map(self) -> dict[str, int]:
@@ -131,11 +137,18 @@ class SentencePieceUnigram(Unigram):
             self._prefixes = pref
         return self._prefixes
 
+    def _exact_map(self) -> dict:
+        """``_prefix_map`` with ``(score, id)`` for a piece and ``_PREFIX`` for a text that only starts one."""
+        if self._exact is None:
+            scores = self._sp_scores
+            self._exact = {t: _PREFIX if i < 0 else (scores[i], i) for t, i in self._prefix_map().items()}
+        return self._exact
+
     # ------------------------------------------------------------------ sentencepiece's Viterbi
     def tokenize(self, text: str):
         """Viterbi tokens as sentencepiece finds them. With ``split_at_space`` and ``"▁"`` a piece, an
         unknown run never crosses a word (each word but the first starts with ``"▁"``, which never
-        takes an unknown node), so each word's tokens are its own, kept with its cache entry."""
+        takes an unknown node), so each word's tokens are its own."""
         if not (self.split_at_space and self._space_is_piece()):
             return super().tokenize(text)
         if not text:
@@ -144,23 +157,51 @@ class SentencePieceUnigram(Unigram):
         if hit is not None:
             return list(hit)
         out: list = []
-        shifted = self._shifted
-        for a, word, segs, toks in self._word_runs(text):
-            if toks is None:
-                toks = self._emit(word, segs)
+        shifted, emit = self._shifted, self._emit
+        words = _WORDS.findall(text)
+        a = 0
+        for word, run in zip(words, self._word_runs(words)):
+            toks = emit(word, run[0])
             out.extend(shifted(toks, a) if a else toks)
+            a += len(word)
         if len(text) < _MAX_CACHED_CHARS and len(self._cache) < _TEXT_CACHE:
             self._cache[text] = out
         return list(out)
 
-    def word_tokens(self, text: str) -> list | None:
-        """``tokenize(text)``'s tokens as one list per word of ``text``, each word's positions
-        relative to the word (``None`` when the text is not cut into words: use ``tokenize``).
-        For callers that need ids and token texts only; the model's text cache is left alone."""
+    def word_columns(self, text: str) -> tuple[tuple, tuple, tuple] | None:
+        """``tokenize(text)``'s ids, token texts and the UTF-8 length of each, or ``None`` when the
+        text is not cut into words or a token is a byte-fallback token (use ``tokenize``). For
+        callers that need no positions (the tokens are slices of ``text``, end to end); the
+        model's text cache is left alone. A cached word keeps its columns with its entry."""
         if not (text and self.split_at_space and self._space_is_piece()):
             return None
-        emit = self._emit
-        return [emit(word, segs) if toks is None else toks for _a, word, segs, toks in self._word_runs(text)]
+        words = _WORDS.findall(text)
+        runs = self._word_runs(words)
+        cols = [run[5] for run in runs]
+        if None in cols:  # words found again in float32, or with byte tokens (then None again)
+            columns = self._columns
+            cols = [columns(word, run[0]) if c is None else c for c, word, run in zip(cols, words, runs)]
+            if None in cols:
+                return None
+        if len(cols) == 1:
+            return cols[0]
+        ids, tokens, lens = zip(*cols)
+        flat = chain.from_iterable
+        return tuple(flat(ids)), tuple(flat(tokens)), tuple(flat(lens))
+
+    def _columns(self, word: str, segs: list) -> tuple[tuple, tuple, tuple] | None:
+        """``(ids, token texts, UTF-8 lengths)`` of a word's segments (``None`` for byte tokens)."""
+        ids = tuple([i for _s, _e, i in segs])  # (words are short: comprehensions beat map/zip here)
+        if self._unique and self._unk_marker not in ids:  # each segment is its own token
+            tokens = tuple([word[s:e] for s, e, _i in segs])
+            if word.isascii():
+                return ids, tokens, tuple([e - s for s, e, _i in segs])
+        else:  # ids by text, unknown runs fused
+            toks = self._emit(word, segs)
+            if max(map(len, toks)) != 4:
+                return None
+            ids, tokens = tuple([t[0] for t in toks]), tuple([t[1] for t in toks])
+        return ids, tokens, tuple([len(t.encode("utf-8", "surrogatepass")) for t in tokens])
 
     def _shifted(self, toks: list, a: int) -> list:
         if self.byte_fallback:  # byte tokens carry a fifth field
@@ -174,62 +215,70 @@ class SentencePieceUnigram(Unigram):
         if not self.split_at_space:
             return self._word_f32(text, 0.0)[0]
         segs: list[tuple[int, int, int]] = []
-        for a, _word, word_segs, _toks in self._word_runs(text):
-            segs.extend([(s + a, e + a, i) for s, e, i in word_segs] if a else word_segs)
+        words = _WORDS.findall(text)
+        a = 0
+        for word, run in zip(words, self._word_runs(words)):
+            segs.extend([(s + a, e + a, i) for s, e, i in run[0]] if a else run[0])
+            a += len(word)
         return segs
 
-    def _word_runs(self, text: str) -> list[tuple[int, str, list, list | None]]:
-        """``(start, word, segments, tokens or None)`` per word of ``text`` cut before each ``"▁"``;
-        tokens (relative to the word) are ``None`` when the word had to be found again in float32."""
-        runs = []
-        base = 0.0  # sentencepiece's float32 running score, exact up to the words in ``pending``
+    def _word_runs(self, words: list[str]) -> list[tuple]:
+        """Per word of a text cut before each ``"▁"``: its cache entry (``_word_entry``) when its
+        cached segments are sentencepiece's there, else ``(segments, ..., None)`` found again in
+        float32. Either way segments come first and columns (or ``None``) last."""
+        runs: list[tuple] = []
+        base = 0.0  # sentencepiece's float32 running score, exact up to the entries in runs[synced:]
         approx = 0.0  # the running score in double precision, enough to size the rounding
-        drift = 0.0  # how far ``approx`` may be from sentencepiece's value (the pending words' roundings)
-        step_error = self._step_error
-        pending: list[list] = []
+        drift = 0.0  # how far ``approx`` may be from sentencepiece's value (the roundings since)
+        synced = 0
         cache = self._words
-        a = 0
-        for word in _WORDS.findall(text):
+        for word in words:
             entry = cache.get(word)
             if entry is None:
                 entry = self._word_entry(word)
                 if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
                     cache[word] = entry
-            word_segs, limit, score, toks, low, high = entry
-            # Every path score carries at most len(word) + 1 float32 roundings at this magnitude:
-            # the word's decisions stand when its margin is wider (``limit``, see _word_entry) and
-            # when no position in it reaches _REBASE (then sentencepiece restarts from there).
-            if abs(approx) < limit and drift - _REBASE < approx + low and approx + high < _REBASE - drift:
-                pending.append(word_segs)
+            _segs, low, high, score, error, _columns = entry
+            if low + drift < approx < high - drift:  # the entry holds at this running score
                 approx += score
-                drift += len(word_segs) * step_error
+                drift += error
+                runs.append(entry)
             else:
-                base = self._replay(base, pending)
-                pending.clear()
+                base = self._replay(base, runs, synced)
                 word_segs, base = self._word_f32(word, base)
                 approx, drift = base, 0.0
-                toks = None
-            runs.append((a, word, word_segs, toks))
-            a += len(word)
+                runs.append((word_segs, 0.0, 0.0, 0.0, 0.0, None))
+                synced = len(runs)
         return runs
 
-    def _word_entry(self, word: str) -> tuple[list, float, float, list, float, float]:
-        """A word's cache entry: exact segments, the largest running score (in magnitude) at which
-        its decisions survive float32 rounding, its score, its tokens, and the lowest and highest
-        score it reaches at a position it extends from, widened by its own roundings. The first
-        condition is ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
-        solved for ``|running|`` once per word rather than per occurrence."""
-        segs, margin, score, low, high = self._word_exact(word)
+    def _word_entry(self, word: str) -> tuple[list, float, float, float, float, tuple | None]:
+        """A word's cache entry: exact segments; the running scores ``(low, high)`` (exclusive,
+        less the drift) between which sentencepiece's float32 segments are these; the word's
+        score; the rounding error its nodes add to the running score; its columns.
+
+        Two conditions make the range. The decisions stand when the narrowest margin is wider than
+        the rounding: ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
+        solved for ``|running|`` once per word rather than per occurrence. No position the word
+        extends from reaches _REBASE (where sentencepiece would restart the running score)."""
+        segs, margin, score, lowest, highest = self._word_exact(word)
+        # All tuples (no list): the cyclic collector stops walking a kept entry after one look,
+        # where 20,000 kept lists made each full collection of a cold pass walk them again.
+        segs = tuple(segs)
+        if not self._finite:
+            return segs, _INF, _NEG_INF, score, 0.0, None
         k = len(word) + 1
         limit = margin / (4.0 * k * _U) - k * self._magnitude
         slack = k * self._step_error
-        return segs, limit, score, self._emit(word, segs), low - slack, high + slack
+        low = max(-limit, slack - _REBASE - lowest)
+        high = min(limit, _REBASE - slack - highest)
+        return segs, low, high, score, len(segs) * self._step_error, self._columns(word, segs)
 
-    def _replay(self, base: float, words: list[list]) -> float:
-        """The float32 running score after ``words``' segments, node by node as sentencepiece stores it."""
+    def _replay(self, base: float, runs: list[tuple], start: int) -> float:
+        """The float32 running score after the segments of ``runs[start:]``, node by node as
+        sentencepiece stores it."""
         scores, unk = self._sp_scores, self.unk_score
-        for word_segs in words:
-            for _s, _e, id_ in word_segs:
+        for k in range(start, len(runs)):
+            for _s, _e, id_ in runs[k][0]:
                 base = f32(scores.get(id_, unk) + base)
         return base
 
@@ -237,47 +286,45 @@ class SentencePieceUnigram(Unigram):
         """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie),
         the score, and the lowest and highest best score at a position extended from (0 included).
 
-        The candidates from a position are its pieces (prefix-map lookups) and, only where no
+        The candidates from a position are its pieces (``_exact_map`` lookups) and, only where no
         one-character piece starts, the unknown node, offered first, which changes nothing as no other
-        candidate from that position ends where it does."""
-        get = self._prefix_map().get
-        scores = self._sp_scores
+        candidate from that position ends where it does. Which of two tied candidates stays does
+        not matter here: a tie is a zero margin, and such a word is always found again in float32."""
+        get = self._exact_map().get
         unk_score, unk = self.unk_score, self._unk_marker
         n = len(text)
-        best = [0.0] * (n + 1)
+        best = [_NEG_INF] * (n + 1)  # every candidate beats it (scores are finite, else see _word_entry)
+        best[0] = 0.0
         second = [_NEG_INF] * (n + 1)
         from_ = [-1] * (n + 1)
         ids = [0] * (n + 1)
         for start in range(n):
             base = best[start]
             stop = start + 1
-            id_ = get(text[start])
-            if id_ is None or id_ < 0:
+            hit = get(text[start])
+            if hit is None or hit is _PREFIX:
                 cand = unk_score + base
-                if from_[stop] < 0:
-                    best[stop], from_[stop], ids[stop] = cand, start, unk
-                elif cand > best[stop]:
-                    second[stop] = best[stop]
-                    best[stop], from_[stop], ids[stop] = cand, start, unk
+                old = best[stop]
+                if cand > old:
+                    second[stop], best[stop], from_[stop], ids[stop] = old, cand, start, unk
                 elif cand > second[stop]:
                     second[stop] = cand
-                if id_ is None:
+                if hit is None:
                     continue
             while True:
-                if id_ >= 0:
-                    cand = scores[id_] + base
-                    if from_[stop] < 0:
-                        best[stop], from_[stop], ids[stop] = cand, start, id_
-                    elif cand > best[stop]:
-                        second[stop] = best[stop]
-                        best[stop], from_[stop], ids[stop] = cand, start, id_
+                score, id_ = hit
+                if id_ is not None:
+                    cand = score + base
+                    old = best[stop]
+                    if cand > old:
+                        second[stop], best[stop], from_[stop], ids[stop] = old, cand, start, id_
                     elif cand > second[stop]:
                         second[stop] = cand
                 stop += 1
                 if stop > n:
                     break
-                id_ = get(text[start:stop])
-                if id_ is None:
+                hit = get(text[start:stop])
+                if hit is None:
                     break
         margin = min(map(sub, best[1:], second[1:]), default=_INF)
         starts = best[:n] or [0.0]
