@@ -247,13 +247,17 @@ def _summed(ids: tuple, tokens: tuple, lens: tuple, wofs: tuple, pieces: int) ->
 
 def _piece_bytes(plan: WordPlan, model) -> None:
     """Set ``plan.piece_bytes`` for a Unigram model: its tokens are slices of the text they cover
-    (unknown runs fused by text; byte-fallback tokens are left to the general path)."""
+    (unknown runs fused by text; byte-fallback tokens are left to the general path). So are a
+    sentencepiece BPE's (``RankBPE`` whose unknown token keeps its text)."""
+    from ..models.rank_bpe import RankBPE
     from ..models.unigram import Unigram
 
     if isinstance(model, Unigram):
         plan.piece_bytes = _CoveredBytes("")
         if plan.quick is _verbatim:  # the word is the model's text: its tokens word by word
             plan.by_word = getattr(model, "word_columns", None)
+    elif type(model) is RankBPE and (model.unk_token is None or model.unk_keeps_text):
+        plan.piece_bytes = _CoveredBytes("")
 
 
 class _CoveredBytes(dict):
