@@ -306,7 +306,10 @@ class SentencePieceUnigram(Unigram):
                 cand = unk_score + base
                 old = best[stop]
                 if cand > old:
-                    second[stop], best[stop], from_[stop], ids[stop] = old, cand, start, unk
+                    second[stop] = old
+                    best[stop] = cand
+                    from_[stop] = start
+                    ids[stop] = unk
                 elif cand > second[stop]:
                     second[stop] = cand
                 if hit is None:
@@ -317,7 +320,10 @@ class SentencePieceUnigram(Unigram):
                     cand = score + base
                     old = best[stop]
                     if cand > old:
-                        second[stop], best[stop], from_[stop], ids[stop] = old, cand, start, id_
+                        second[stop] = old
+                        best[stop] = cand
+                        from_[stop] = start
+                        ids[stop] = id_
                     elif cand > second[stop]:
                         second[stop] = cand
                 stop += 1
