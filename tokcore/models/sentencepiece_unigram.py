@@ -194,13 +194,15 @@ class SentencePieceUnigram(Unigram):
         ids = tuple([i for _s, _e, i in segs])  # (words are short: comprehensions beat map/zip here)
         if self._unique and self._unk_marker not in ids:  # each segment is its own token
             tokens = tuple([word[s:e] for s, e, _i in segs])
-            if word.isascii():
-                return ids, tokens, tuple([e - s for s, e, _i in segs])
         else:  # ids by text, unknown runs fused
             toks = self._emit(word, segs)
             if max(map(len, toks)) != 4:
                 return None
             ids, tokens = tuple([t[0] for t in toks]), tuple([t[1] for t in toks])
+        if word[1:].isascii():  # a word's first character is often "▁" (3 bytes), the rest ASCII
+            lens = list(map(len, tokens))
+            lens[0] += len(word[0].encode("utf-8", "surrogatepass")) - 1
+            return ids, tokens, tuple(lens)
         return ids, tokens, tuple([len(t.encode("utf-8", "surrogatepass")) for t in tokens])
 
     def _shifted(self, toks: list, a: int) -> list:
