@@ -44,7 +44,6 @@ _WORD_CACHE = 50_000  # distinct words kept; words of _MAX_CACHED_CHARS or more 
 _MAX_CACHED_CHARS = 256
 _TEXT_CACHE = 10_000  # whole texts kept (as HF's Unigram keeps them)
 _INF, _NEG_INF = float("inf"), float("-inf")
-_PREFIX = (None, None)  # _exact_map's value for a text that only starts pieces
 
 
 def f32(x: float) -> float:
@@ -122,7 +121,6 @@ class SentencePieceUnigram(Unigram):
         self._longest = max([len(self.vocab[i][0]) for i in self.matchable] + [1])
         # Non-finite scores make the exact pass's ties unreliable: every word then runs in float32.
         self._finite = all(map(math.isfinite, [*self._sp_scores.values(), self.unk_score]))
-        self._exact = None
         self._words: dict[str, tuple] = {}
 
     def _prefix_map(self) -> dict[str, int]:
@@ -136,13 +134,6 @@ class SentencePieceUnigram(Unigram):
                 pref[piece] = i
             self._prefixes = pref
         return self._prefixes
-
-    def _exact_map(self) -> dict:
-        """``_prefix_map`` with ``(score, id)`` for a piece and ``_PREFIX`` for a text that only starts one."""
-        if self._exact is None:
-            scores = self._sp_scores
-            self._exact = {t: _PREFIX if i < 0 else (scores[i], i) for t, i in self._prefix_map().items()}
-        return self._exact
 
     # ------------------------------------------------------------------ sentencepiece's Viterbi
     def tokenize(self, text: str):
@@ -288,51 +279,47 @@ class SentencePieceUnigram(Unigram):
         """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie),
         the score, and the lowest and highest best score at a position extended from (0 included).
 
-        The candidates from a position are its pieces (``_exact_map`` lookups) and, only where no
+        The candidates from a position are its pieces (prefix-map lookups) and, only where no
         one-character piece starts, the unknown node, offered first, which changes nothing as no other
-        candidate from that position ends where it does. Which of two tied candidates stays does
-        not matter here: a tie is a zero margin, and such a word is always found again in float32."""
-        get = self._exact_map().get
+        candidate from that position ends where it does."""
+        get = self._prefix_map().get
+        scores = self._sp_scores
         unk_score, unk = self.unk_score, self._unk_marker
         n = len(text)
-        best = [_NEG_INF] * (n + 1)  # every candidate beats it (scores are finite, else see _word_entry)
-        best[0] = 0.0
+        best = [0.0] * (n + 1)
         second = [_NEG_INF] * (n + 1)
         from_ = [-1] * (n + 1)
         ids = [0] * (n + 1)
         for start in range(n):
             base = best[start]
             stop = start + 1
-            hit = get(text[start])
-            if hit is None or hit is _PREFIX:
+            id_ = get(text[start])
+            if id_ is None or id_ < 0:
                 cand = unk_score + base
-                old = best[stop]
-                if cand > old:
-                    second[stop] = old
-                    best[stop] = cand
-                    from_[stop] = start
-                    ids[stop] = unk
+                if from_[stop] < 0:
+                    best[stop], from_[stop], ids[stop] = cand, start, unk
+                elif cand > best[stop]:
+                    second[stop] = best[stop]
+                    best[stop], from_[stop], ids[stop] = cand, start, unk
                 elif cand > second[stop]:
                     second[stop] = cand
-                if hit is None:
+                if id_ is None:
                     continue
             while True:
-                score, id_ = hit
-                if id_ is not None:
-                    cand = score + base
-                    old = best[stop]
-                    if cand > old:
-                        second[stop] = old
-                        best[stop] = cand
-                        from_[stop] = start
-                        ids[stop] = id_
+                if id_ >= 0:
+                    cand = scores[id_] + base
+                    if from_[stop] < 0:
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
+                    elif cand > best[stop]:
+                        second[stop] = best[stop]
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
                     elif cand > second[stop]:
                         second[stop] = cand
                 stop += 1
                 if stop > n:
                     break
-                hit = get(text[start:stop])
-                if hit is None:
+                id_ = get(text[start:stop])
+                if id_ is None:
                     break
         margin = min(map(sub, best[1:], second[1:]), default=_INF)
         starts = best[:n] or [0.0]
