@@ -13,12 +13,12 @@ from __future__ import annotations
 import copy
 
 import pytest
+from fast_pairs import entries_agree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_data import require_shared
 
 import tokcore
-from tokcore.fast.plan import _entry, _quick_entry, word_plan
 from tokcore.models.unigram import Unigram, byte_piece
 from tokcore.pre_tokenizers.standard import BertPreTokenizer, Metaspace
 
@@ -40,22 +40,6 @@ def _loaded(parts):
     return _TOKS[parts]
 
 
-def _entries_agree(tok, words):
-    plan = word_plan(tok)
-    assert plan is not None and plan.quick is not None and plan.lean is None
-    general = copy.copy(plan)
-    general.quick, general.cache, general.first = None, {}, {}
-    quick = copy.copy(plan)
-    quick.cache, quick.first = {}, {}
-    taken = 0
-    for w in words:
-        for first in (False, True):
-            origin = 0 if first else 1
-            assert _entry(quick, w, first, origin) == _entry(general, w, first, origin), (w, first)
-            taken += _quick_entry(quick, w, first) is not None
-    return taken
-
-
 def _words_of(draw_pieces, seps):
     return st.lists(st.tuples(st.lists(draw_pieces, min_size=1, max_size=4), st.sampled_from(seps)),
                     min_size=1, max_size=6).map(lambda xs: ["".join(p) + s for p, s in xs])
@@ -65,7 +49,7 @@ def _words_of(draw_pieces, seps):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(words=st.lists(st.text(alphabet=_SCRIPTS, min_size=1, max_size=12), max_size=8))
 def test_quick_entries_equal_the_general_entries_on_random_words(parts, words):
-    _entries_agree(_loaded(parts)[0], words)
+    entries_agree(_loaded(parts)[0], words)
 
 
 @pytest.mark.parametrize("parts", FILES, ids=lambda p: p[-1])
@@ -75,7 +59,7 @@ def test_quick_entries_equal_the_general_entries_on_vocabulary_pieces(parts, dat
     tok, pieces = _loaded(parts)
     words = data.draw(_words_of(st.sampled_from(pieces), ["", ",", ".", "é", " ", SEP]))
     words += [SEP + w for w in words] + [" " + w for w in words]
-    _entries_agree(tok, words)
+    entries_agree(tok, words)
     text = " ".join(words)
     ref = copy.deepcopy(tok)
     ref.fast = False
@@ -89,7 +73,7 @@ def test_quick_entries_are_taken_for_plain_and_accented_words():
     # Without this the tests above could pass with the quick path never taken.
     for parts in FILES:
         tok = _loaded(parts)[0]
-        assert _entries_agree(tok, ["hello", "said,", "café", " world", SEP + "naïve"]) >= 6, parts
+        assert entries_agree(tok, ["hello", "said,", "café", " world", SEP + "naïve"]) >= 6, parts
 
 
 def _tiny_unigram(byte_fallback):
@@ -134,4 +118,4 @@ def test_hand_built_models_equal_the_reference_path(name, pre, model, text):
     b = ref.encode_result(text, return_offsets=True, return_masks=True)
     assert (a.ids, a.tokens, a.offsets, a.original_offsets, a.word_ids) == (
         b.ids, b.tokens, b.offsets, b.original_offsets, b.word_ids), text
-    _entries_agree(fast, [w for w in text.split(" ") if w] + [" " + text])
+    entries_agree(fast, [w for w in text.split(" ") if w] + [" " + text])

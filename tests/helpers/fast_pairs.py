@@ -6,6 +6,8 @@ padding off. Tests that change a tokenizer deep-copy the pair first: the pairs a
 
 from __future__ import annotations
 
+import copy
+
 from shared_data import require_shared
 
 import tokcore
@@ -35,3 +37,24 @@ def assert_same_results(fast, ref, text: str) -> None:
             a = fast.encode_result(text, return_offsets=offsets, return_masks=True, **kw)
             b = ref.encode_result(text, return_offsets=offsets, return_masks=True, **kw)
             assert a == b, (text, kw, offsets)
+
+
+def entries_agree(tok, words) -> int:
+    """Each word's quick entry (``plan.quick``) equals the general ``_entry`` (Piece objects, the
+    real pre-tokenizer, per-token span mapping), first in the text or not; returns how many
+    quick entries were taken (``None`` hands a word to the general path)."""
+    from tokcore.fast.plan import _entry, _quick_entry, word_plan
+
+    plan = word_plan(tok)
+    assert plan is not None and plan.quick is not None and plan.lean is None
+    general = copy.copy(plan)
+    general.quick, general.cache, general.first = None, {}, {}
+    quick = copy.copy(plan)
+    quick.cache, quick.first = {}, {}
+    taken = 0
+    for w in words:
+        for first in (False, True):
+            origin = 0 if first else 1
+            assert _entry(quick, w, first, origin) == _entry(general, w, first, origin), (w, first)
+            taken += _quick_entry(quick, w, first) is not None
+    return taken

@@ -21,8 +21,8 @@ Left out: the word loops that use a plan (``tokcore.fast.encode``), the word fin
 from __future__ import annotations
 
 import re
-from itertools import accumulate, chain
-from operator import itemgetter, sub
+from itertools import accumulate
+from operator import sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
 from ..core.offsets import char_to_byte_table
@@ -72,7 +72,7 @@ class WordPlan:
         self.quick = None
         # Unigram models, whose tokens are slices of the text: piece -> its length in UTF-8.
         self.piece_bytes = None
-        self.by_word = None  # sentencepiece Unigram's word_tokens, with piece_bytes (_by_word_entry)
+        self.by_word = None  # sentencepiece Unigram's word_columns (_by_word_entry)
         # WordPiece: (continuing prefix, unknown token); piece_bytes then has a continuation's
         # length without the prefix (see _wordpiece_lens).
         self.wordpiece = None
@@ -251,13 +251,17 @@ def _summed(ids: tuple, tokens: tuple, lens: tuple, wofs: tuple, pieces: int) ->
 
 def _piece_bytes(plan: WordPlan, model) -> None:
     """Set ``plan.piece_bytes`` for a Unigram model: its tokens are slices of the text they cover
-    (unknown runs fused by text; byte-fallback tokens are left to the general path)."""
+    (unknown runs fused by text; byte-fallback tokens are left to the general path). So are a
+    sentencepiece BPE's (``RankBPE`` whose unknown token keeps its text)."""
+    from ..models.rank_bpe import RankBPE
     from ..models.unigram import Unigram
 
     if isinstance(model, Unigram):
         plan.piece_bytes = _CoveredBytes("")
         if plan.quick is _verbatim:  # the word is the model's text: its tokens word by word
-            plan.by_word = getattr(model, "word_tokens", None)
+            plan.by_word = getattr(model, "word_columns", None)
+    elif type(model) is RankBPE and (model.unk_token is None or model.unk_keeps_text):
+        plan.piece_bytes = _CoveredBytes("")
 
 
 class _CoveredBytes(dict):
@@ -308,20 +312,14 @@ def _wordpiece_lens(plan: WordPlan, word: str, tokens: tuple, second: int) -> li
 
 
 def _by_word_entry(plan: WordPlan, text: str) -> tuple | None:
-    """``_quick_entry`` for a sentencepiece Unigram word that is its own text: the model's tokens
-    word by word (no positions shifted to the text), spans from the pieces' byte lengths."""
-    groups = plan.by_word(text)
-    if not groups:
+    """``_quick_entry`` for a sentencepiece Unigram word that is its own text: the model's ids,
+    tokens and their byte lengths (kept per word of the text by the model), spans summed from them."""
+    columns = plan.by_word(text)
+    if columns is None or not columns[0]:
         return None
-    toks = list(chain.from_iterable(groups))
-    if max(map(len, toks)) != 4:
-        return None
-    ids, tokens = tuple(map(_FIRST, toks)), tuple(map(_SECOND, toks))
-    lens = tuple(map(plan.piece_bytes.__getitem__, tokens))
-    stops = tuple(accumulate(lens))
+    ids, tokens, lens = columns
     n = len(ids)
-    return (ids, tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1, n, stops[-1], (0, *stops[:-1]),
-            stops)
+    return _summed(ids, tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1)
 
 
 def _verbatim(word: str, first: bool) -> tuple:
@@ -426,7 +424,6 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
 
 
 _SHARED_ZEROS = 64
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _DOWN = (-1).__add__  # a character position after the prepended one, as a byte position of the word
 _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
 

@@ -13,6 +13,8 @@ sentencepiece's re-segmentation of ``UNUSED`` pieces.
 from __future__ import annotations
 
 import heapq
+from itertools import accumulate, repeat
+from operator import add
 
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError
@@ -25,37 +27,39 @@ _NO_RANK = float("inf")
 SCAN_MAX = 48  # symbols; a word up to this long merges by rescanning its pairs, a longer one by a heap
 
 
-def rank_merge(symbols: list[str], rank_of) -> list[str]:
+def rank_merge(symbols, rank_of, unranked=_NO_RANK) -> list[str]:
     """Merge adjacent symbols by lowest rank of their concatenation, leftmost first, until none is ranked.
 
-    ``rank_merge(list("abc"), {"ab": 0, "abc": 1}.get) == ["abc"]``. Short words rescan their
-    pairs' ranks (``min`` and ``index`` run in C; tiktoken does the same), long ones keep a heap.
+    ``rank_merge(list("abc"), {"ab": 0, "abc": 1}.get) == ["abc"]``. ``rank_of(s, default)``
+    answers as ``dict.get``; ``unranked`` is above every rank. Short words rescan their pairs'
+    ranks (``min`` and ``index`` run in C; tiktoken does the same), long ones keep a heap.
     """
     n = len(symbols)
     if n < 2:
         return list(symbols)
     if n <= SCAN_MAX:
-        return _scan_merge(list(symbols), rank_of)
+        return _scan_merge(list(symbols), rank_of, unranked)
     return _heap_merge(symbols, rank_of)
 
 
-def _scan_merge(parts: list[str], rank_of) -> list[str]:
+def _scan_merge(parts: list[str], rank_of, unranked=_NO_RANK) -> list[str]:
     """``rank_merge`` by rescanning: the lowest rank, its leftmost pair, merged; the two pairs
-    around it ranked again. ``_scan_merge(list("aab"), {"aa": 1, "ab": 0}.get) == ["a", "ab"]``."""
-    ranks = [_NO_RANK if r is None else r for r in map(rank_of, map(str.__add__, parts, parts[1:]))]
+    around it ranked again. ``rank_of(pair, unranked)`` answers ``unranked`` (above every rank)
+    for a pair without a rank, as ``dict.get`` does: one call per pair and no ``None`` test (and
+    with int ranks an int ``unranked`` compares faster than ``inf``).
+    ``_scan_merge(list("aab"), {"aa": 1, "ab": 0}.get) == ["a", "ab"]``."""
+    ranks = list(map(rank_of, map(add, parts, parts[1:]), repeat(unranked)))
     while ranks:
         low = min(ranks)
-        if low == _NO_RANK:
+        if low == unranked:
             break
         i = ranks.index(low)
         parts[i] += parts.pop(i + 1)
         del ranks[i]
         if i:
-            r = rank_of(parts[i - 1] + parts[i])
-            ranks[i - 1] = _NO_RANK if r is None else r
+            ranks[i - 1] = rank_of(parts[i - 1] + parts[i], unranked)
         if i < len(ranks):
-            r = rank_of(parts[i] + parts[i + 1])
-            ranks[i] = _NO_RANK if r is None else r
+            ranks[i] = rank_of(parts[i] + parts[i + 1], unranked)
     return parts
 
 
@@ -104,9 +108,9 @@ def _strings(value) -> list[str]:
 def _below(ranks: dict[str, int], limit: int):
     """A rank lookup that ignores ranks at or above ``limit`` (how a token's own split is found)."""
 
-    def rank_of(s: str):
+    def rank_of(s: str, unranked=None):
         r = ranks.get(s)
-        return r if r is not None and r < limit else None
+        return r if r is not None and r < limit else unranked
 
     return rank_of
 
@@ -139,6 +143,8 @@ class RankBPE(VocabModel):
         self.atoms = sorted(a for a in set(atoms) if a in self.vocab)
         self._atoms = frozenset(self.atoms)
         self._rank = self.ranks if self.ranks is not None else self.vocab
+        # Above every rank: "no rank" for _scan_merge (an int when the ranks are ints).
+        self._unranked = max(self._rank.values(), default=0) + 1
         self._inverse = {i: t for t, i in self.vocab.items()}
         self._cache: dict[str, list] = {}
 
@@ -147,16 +153,11 @@ class RankBPE(VocabModel):
         vocab = self.vocab
         if (self.ignore_merges and text in vocab) or text in self._atoms:
             return [(vocab[text], text, 0, len(text))]
-        parts = rank_merge(list(text), self._rank.get)
+        parts = rank_merge(text, self._rank.get, self._unranked)
         ids = list(map(vocab.get, parts))
         if None not in ids:  # every symbol a token (always so without unknown characters)
-            out = []
-            pos = 0
-            for id_, s in zip(ids, parts):
-                stop = pos + len(s)
-                out.append((id_, s, pos, stop))
-                pos = stop
-            return out
+            stops = list(accumulate(map(len, parts)))
+            return list(zip(ids, parts, [0, *stops[:-1]], stops))
         out = []
         pos = 0
         unk_from = -1  # where a run of unknown symbols being fused started (its text is cut once, at its end)
@@ -196,9 +197,11 @@ class RankBPE(VocabModel):
         got = self._cache.get(text)
         if got is None:
             got = self._word(text)
-            # Long pieces rarely repeat; caching them would keep every huge input alive.
+            # Long pieces rarely repeat; caching them would keep every huge input alive. Kept as
+            # a tuple: the cyclic collector stops walking it after one look (a list it walks at
+            # every full collection, and a cold pass keeps tens of thousands).
             if len(text) < MAX_CACHED_LENGTH and len(self._cache) < CACHE_CAPACITY:
-                self._cache[text] = got
+                self._cache[text] = tuple(got)
         return list(got)
 
     # ------------------------------------------------------------------ serialization

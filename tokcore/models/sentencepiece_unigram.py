@@ -1,17 +1,22 @@
 """Unigram as sentencepiece runs it on a ``.model`` file, arithmetic and tie rule included.
 
-sentencepiece's Viterbi (``unigram_model.cc``, ``EncodeOptimized``) differs from HF's in ways that
-change the segmentation of real texts:
+sentencepiece's Viterbi (``unigram_model.cc``, ``EncodeOptimized``, as the installed 0.2.x wheel
+computes it: read from its machine code, which differs from the older C++ source on GitHub)
+differs from HF's in ways that change the segmentation of real texts:
 
 - only NORMAL and USER_DEFINED pieces are matched in text (control, byte and unused pieces never);
-- scores are float32 and each path score is rounded to float32 after every addition, so two paths
-  equal in exact arithmetic (``"a" + "16a"`` against ``"16a" + "a"``) differ, and a long sentence's
-  running total swamps small differences late in it;
+- scores are float32, each candidate is a float32 sum compared in float32 (strictly greater
+  replaces, so the first candidate to reach a position keeps a tie), so two paths equal in exact
+  arithmetic (``"a" + "16a"`` against ``"16a" + "a"``) differ, and a large running total swamps
+  small differences;
+- before extending from a position whose best score is beyond +-1e5 (``_REBASE``), that score is
+  subtracted (in float32) from it and from every position already reached past it, so the
+  running total restarts near 0: the rounding, hence the result, depends on where this happens;
 - the Viterbi runs over the whole sentence: a word's best path depends on the score reached before
   it, so words are not independent (``split_at_space`` cuts the sentence before each ``"▁"`` and
   carries the running score across, which is exact when no piece holds ``"▁"`` past its start);
-- a user-defined piece scores ``length_in_bytes * max_score - 0.1`` (in double precision), so it
-  always wins; the unknown score is ``min_score - 10`` over NORMAL pieces only.
+- a user-defined piece scores ``float32((length_in_bytes - 1) * 0.1)``, at least 0 where every
+  NORMAL score is negative; the unknown score is ``min_score - 10`` over NORMAL pieces only.
 
 A word whose decisions are all won by a margin wider than float32 rounding at the running score
 can take its cached exact segmentation; any other is recomputed in float32 at that score.
@@ -22,8 +27,10 @@ Left out: ``nbest``, ``sample``, ``lattice`` and ``explain`` keep HF's double-pr
 
 from __future__ import annotations
 
+import math
 import re
 import struct
+from itertools import chain
 from operator import sub
 
 from ..core.components import register
@@ -31,7 +38,7 @@ from .unigram import UNK_PENALTY, Unigram, backtrack
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
-_FLT_MIN = 1.1754943508222875e-38  # sentencepiece starts max_score at FLT_MIN (the smallest normal float)
+_REBASE = 1e5  # sentencepiece restarts the running score from a position scoring beyond +-_REBASE
 _U = 2.0**-24  # float32's unit roundoff
 _WORD_CACHE = 50_000  # distinct words kept; words of _MAX_CACHED_CHARS or more are never kept
 _MAX_CACHED_CHARS = 256
@@ -103,13 +110,17 @@ class SentencePieceUnigram(Unigram):
         scores = f32_all([self.vocab[i][1] for i in self.matchable])
         normal = [s for i, s in zip(self.matchable, scores) if i not in ud] if ud else scores
         min_score = min(normal, default=self.min_score)
-        max_score = max([_FLT_MIN, *normal])
         self.unk_score = f32(min_score - 10.0)
-        # Score per id as sentencepiece adds it: float32, or a double for user-defined pieces.
+        # Score per id as sentencepiece adds it (float32; a user-defined piece's from its length).
         self._sp_scores = dict(zip(self.matchable, scores))
         for i in ud:
-            self._sp_scores[i] = f32(len(self.vocab[i][0].encode("utf-8")) * max_score) - 0.1
+            self._sp_scores[i] = f32((len(self.vocab[i][0].encode("utf-8")) - 1) * 0.1)
         self._magnitude = max(map(abs, self._sp_scores.values()), default=0.0) + abs(self.unk_score)
+        # Below _REBASE plus one step, one float32 addition is off by at most this (twice u |x|).
+        self._step_error = 2.0 * _U * (_REBASE + 2.0 * self._magnitude)
+        self._longest = max([len(self.vocab[i][0]) for i in self.matchable] + [1])
+        # Non-finite scores make the exact pass's ties unreliable: every word then runs in float32.
+        self._finite = all(map(math.isfinite, [*self._sp_scores.values(), self.unk_score]))
         self._words: dict[str, tuple] = {}
 
     def _prefix_map(self) -> dict[str, int]:
@@ -128,7 +139,7 @@ class SentencePieceUnigram(Unigram):
     def tokenize(self, text: str):
         """Viterbi tokens as sentencepiece finds them. With ``split_at_space`` and ``"▁"`` a piece, an
         unknown run never crosses a word (each word but the first starts with ``"▁"``, which never
-        takes an unknown node), so each word's tokens are its own, kept with its cache entry."""
+        takes an unknown node), so each word's tokens are its own."""
         if not (self.split_at_space and self._space_is_piece()):
             return super().tokenize(text)
         if not text:
@@ -137,23 +148,53 @@ class SentencePieceUnigram(Unigram):
         if hit is not None:
             return list(hit)
         out: list = []
-        shifted = self._shifted
-        for a, word, segs, toks in self._word_runs(text):
-            if toks is None:
-                toks = self._emit(word, segs)
+        shifted, emit = self._shifted, self._emit
+        words = _WORDS.findall(text)
+        a = 0
+        for word, run in zip(words, self._word_runs(words)):
+            toks = emit(word, run[0])
             out.extend(shifted(toks, a) if a else toks)
+            a += len(word)
         if len(text) < _MAX_CACHED_CHARS and len(self._cache) < _TEXT_CACHE:
             self._cache[text] = out
         return list(out)
 
-    def word_tokens(self, text: str) -> list | None:
-        """``tokenize(text)``'s tokens as one list per word of ``text``, each word's positions
-        relative to the word (``None`` when the text is not cut into words: use ``tokenize``).
-        For callers that need ids and token texts only; the model's text cache is left alone."""
+    def word_columns(self, text: str) -> tuple[tuple, tuple, tuple] | None:
+        """``tokenize(text)``'s ids, token texts and the UTF-8 length of each, or ``None`` when the
+        text is not cut into words or a token is a byte-fallback token (use ``tokenize``). For
+        callers that need no positions (the tokens are slices of ``text``, end to end); the
+        model's text cache is left alone. A cached word keeps its columns with its entry."""
         if not (text and self.split_at_space and self._space_is_piece()):
             return None
-        emit = self._emit
-        return [emit(word, segs) if toks is None else toks for _a, word, segs, toks in self._word_runs(text)]
+        words = _WORDS.findall(text)
+        runs = self._word_runs(words)
+        cols = [run[5] for run in runs]
+        if None in cols:  # words found again in float32, or with byte tokens (then None again)
+            columns = self._columns
+            cols = [columns(word, run[0]) if c is None else c for c, word, run in zip(cols, words, runs)]
+            if None in cols:
+                return None
+        if len(cols) == 1:
+            return cols[0]
+        ids, tokens, lens = zip(*cols)
+        flat = chain.from_iterable
+        return tuple(flat(ids)), tuple(flat(tokens)), tuple(flat(lens))
+
+    def _columns(self, word: str, segs: list) -> tuple[tuple, tuple, tuple] | None:
+        """``(ids, token texts, UTF-8 lengths)`` of a word's segments (``None`` for byte tokens)."""
+        ids = tuple([i for _s, _e, i in segs])  # (words are short: comprehensions beat map/zip here)
+        if self._unique and self._unk_marker not in ids:  # each segment is its own token
+            tokens = tuple([word[s:e] for s, e, _i in segs])
+        else:  # ids by text, unknown runs fused
+            toks = self._emit(word, segs)
+            if max(map(len, toks)) != 4:
+                return None
+            ids, tokens = tuple([t[0] for t in toks]), tuple([t[1] for t in toks])
+        if word[1:].isascii():  # a word's first character is often "▁" (3 bytes), the rest ASCII
+            lens = list(map(len, tokens))
+            lens[0] += len(word[0].encode("utf-8", "surrogatepass")) - 1
+            return ids, tokens, tuple(lens)
+        return ids, tokens, tuple([len(t.encode("utf-8", "surrogatepass")) for t in tokens])
 
     def _shifted(self, toks: list, a: int) -> list:
         if self.byte_fallback:  # byte tokens carry a fifth field
@@ -167,61 +208,76 @@ class SentencePieceUnigram(Unigram):
         if not self.split_at_space:
             return self._word_f32(text, 0.0)[0]
         segs: list[tuple[int, int, int]] = []
-        for a, _word, word_segs, _toks in self._word_runs(text):
-            segs.extend([(s + a, e + a, i) for s, e, i in word_segs] if a else word_segs)
+        words = _WORDS.findall(text)
+        a = 0
+        for word, run in zip(words, self._word_runs(words)):
+            segs.extend([(s + a, e + a, i) for s, e, i in run[0]] if a else run[0])
+            a += len(word)
         return segs
 
-    def _word_runs(self, text: str) -> list[tuple[int, str, list, list | None]]:
-        """``(start, word, segments, tokens or None)`` per word of ``text`` cut before each ``"▁"``;
-        tokens (relative to the word) are ``None`` when the word had to be found again in float32."""
-        runs = []
-        base = 0.0  # sentencepiece's float32 running score, exact up to the words in ``pending``
+    def _word_runs(self, words: list[str]) -> list[tuple]:
+        """Per word of a text cut before each ``"▁"``: its cache entry (``_word_entry``) when its
+        cached segments are sentencepiece's there, else ``(segments, ..., None)`` found again in
+        float32. Either way segments come first and columns (or ``None``) last."""
+        runs: list[tuple] = []
+        base = 0.0  # sentencepiece's float32 running score, exact up to the entries in runs[synced:]
         approx = 0.0  # the running score in double precision, enough to size the rounding
-        pending: list[list] = []
+        drift = 0.0  # how far ``approx`` may be from sentencepiece's value (the roundings since)
+        synced = 0
         cache = self._words
-        a = 0
-        for word in _WORDS.findall(text):
+        for word in words:
             entry = cache.get(word)
             if entry is None:
                 entry = self._word_entry(word)
                 if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
                     cache[word] = entry
-            word_segs, limit, score, toks = entry
-            # Every path score carries at most len(word) + 1 float32 roundings at this magnitude:
-            # the word's decisions stand when its margin is wider (``limit``, see _word_entry).
-            if abs(approx) < limit:
-                pending.append(word_segs)
+            _segs, low, high, score, error, _columns = entry
+            if low + drift < approx < high - drift:  # the entry holds at this running score
                 approx += score
+                drift += error
+                runs.append(entry)
             else:
-                base = self._replay(base, pending)
-                pending.clear()
+                base = self._replay(base, runs, synced)
                 word_segs, base = self._word_f32(word, base)
-                approx = base
-                toks = None
-            runs.append((a, word, word_segs, toks))
-            a += len(word)
+                approx, drift = base, 0.0
+                runs.append((word_segs, 0.0, 0.0, 0.0, 0.0, None))
+                synced = len(runs)
         return runs
 
-    def _word_entry(self, word: str) -> tuple[list, float, float, list]:
-        """A word's cache entry: exact segments, the largest running score (in magnitude) at which
-        its decisions survive float32 rounding, its score and its tokens. The condition is
-        ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``, solved for
-        ``|running|`` once per word rather than per occurrence."""
-        segs, margin, score = self._word_exact(word)
+    def _word_entry(self, word: str) -> tuple[list, float, float, float, float, tuple | None]:
+        """A word's cache entry: exact segments; the running scores ``(low, high)`` (exclusive,
+        less the drift) between which sentencepiece's float32 segments are these; the word's
+        score; the rounding error its nodes add to the running score; its columns.
+
+        Two conditions make the range. The decisions stand when the narrowest margin is wider than
+        the rounding: ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
+        solved for ``|running|`` once per word rather than per occurrence. No position the word
+        extends from reaches _REBASE (where sentencepiece would restart the running score)."""
+        segs, margin, score, lowest, highest = self._word_exact(word)
+        # All tuples (no list): the cyclic collector stops walking a kept entry after one look,
+        # where 20,000 kept lists made each full collection of a cold pass walk them again.
+        segs = tuple(segs)
+        if not self._finite:
+            return segs, _INF, _NEG_INF, score, 0.0, None
         k = len(word) + 1
         limit = margin / (4.0 * k * _U) - k * self._magnitude
-        return segs, limit, score, self._emit(word, segs)
+        slack = k * self._step_error
+        low = max(-limit, slack - _REBASE - lowest)
+        high = min(limit, _REBASE - slack - highest)
+        return segs, low, high, score, len(segs) * self._step_error, self._columns(word, segs)
 
-    def _replay(self, base: float, words: list[list]) -> float:
-        """The float32 running score after ``words``' segments, node by node as sentencepiece stores it."""
+    def _replay(self, base: float, runs: list[tuple], start: int) -> float:
+        """The float32 running score after the segments of ``runs[start:]``, node by node as
+        sentencepiece stores it."""
         scores, unk = self._sp_scores, self.unk_score
-        for word_segs in words:
-            for _s, _e, id_ in word_segs:
+        for k in range(start, len(runs)):
+            for _s, _e, id_ in runs[k][0]:
                 base = f32(scores.get(id_, unk) + base)
         return base
 
-    def _word_exact(self, text: str) -> tuple[list, float, float]:
-        """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie), the score.
+    def _word_exact(self, text: str) -> tuple[list, float, float, float, float]:
+        """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie),
+        the score, and the lowest and highest best score at a position extended from (0 included).
 
         The candidates from a position are its pieces (prefix-map lookups) and, only where no
         one-character piece starts, the unknown node, offered first, which changes nothing as no other
@@ -266,17 +322,16 @@ class SentencePieceUnigram(Unigram):
                 if id_ is None:
                     break
         margin = min(map(sub, best[1:], second[1:]), default=_INF)
-        return backtrack(from_, ids, n), margin, best[n]
+        starts = best[:n] or [0.0]
+        return backtrack(from_, ids, n), margin, best[n], min(starts), max(starts)
 
     def _word_f32(self, text: str, base: float) -> tuple[list, float]:
-        """Segments as sentencepiece finds them from running score ``base``, and the score at the end.
+        """Segments as sentencepiece finds them from running score ``base``, and the score at the
+        end (after any restart of the running score, module docstring).
 
-        Candidates as in ``_word_exact`` (this runs for every word once the running score is large,
-        so a long sentence spends most of its time here): a normal piece's sum is a float32 sum, a
-        user-defined one is compared in double and stored as float32; rounding an already rounded
-        value again changes nothing, so each candidate is rounded once."""
+        Candidates as in ``_word_exact``; every sum is a float32 sum compared in float32."""
         get = self._prefix_map().get
-        scores, ud = self._sp_scores, self._ud
+        scores = self._sp_scores
         unk_score, unk = self.unk_score, self._unk_marker
         n = len(text)
         best = [0.0] * (n + 1)
@@ -285,6 +340,12 @@ class SentencePieceUnigram(Unigram):
         ids = [0] * (n + 1)
         for start in range(n):
             here = best[start]
+            if here < -_REBASE or here > _REBASE:
+                # Positions past ``start`` reached so far lie within the longest piece of it.
+                for k in range(start, min(n, start + self._longest) + 1):
+                    if k == start or from_[k] >= 0:
+                        best[k] = f32(best[k] - here)
+                here = 0.0
             stop = start + 1
             id_ = get(text[start])
             if id_ is None or id_ < 0:  # no one-character piece: the unknown node (never user-defined)
@@ -295,14 +356,9 @@ class SentencePieceUnigram(Unigram):
                     continue
             while True:
                 if id_ >= 0:
-                    cand = scores[id_] + here
-                    if id_ in ud:
-                        if from_[stop] < 0 or cand > best[stop]:
-                            best[stop], from_[stop], ids[stop] = f32(cand), start, id_
-                    else:
-                        cand = f32(cand)
-                        if from_[stop] < 0 or cand > best[stop]:
-                            best[stop], from_[stop], ids[stop] = cand, start, id_
+                    cand = f32(scores[id_] + here)
+                    if from_[stop] < 0 or cand > best[stop]:
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
                 stop += 1
                 if stop > n:
                     break

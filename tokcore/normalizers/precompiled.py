@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import struct
+import threading
 from typing import Iterable, NamedTuple
 
 import regex
@@ -39,6 +40,7 @@ _NON_ASCII_RUNS = regex.compile(r"[^\x00-\x7f]+")
 _MAX_RULE_BYTES = 256
 _UTF8: dict[str, bytes] = {}  # characters met by longest_rule, as UTF-8 (bounded)
 _WINDOW = 16  # characters looked at for the longest rule (nmt_nfkc rules span at most 4)
+_BUILDING = threading.Lock()  # one charsmap's tables built at a time (see Precompiled._tables)
 
 
 def _trie_size(blob: bytes) -> int:
@@ -185,10 +187,14 @@ class Precompiled(Normalizer):
         return state
 
     def _tables(self) -> _Tables:
-        # Built on first use; two threads racing here build equal tables and either one is kept.
+        # Built on first use, once: threads racing here wait for the first one's tables (two
+        # builds would hold equal data but two compiled patterns, which compare unequal).
         tables = self._built
         if tables is None:
-            tables = self._built = self._build_tables()
+            with _BUILDING:
+                tables = self._built
+                if tables is None:
+                    tables = self._built = self._build_tables()
         return tables
 
     def _build_tables(self) -> _Tables:
