@@ -16,13 +16,13 @@ with dropout or a pre-tokenizer not listed in ``word_plan`` (those take the slow
 from __future__ import annotations
 
 from itertools import accumulate, chain, islice, repeat
-from operator import add, itemgetter
+from operator import add, itemgetter, sub
 
 from ..core.offsets import char_to_byte_table
 from .plan import WordPlan, _entry, word_plan
 
-__all__ = ["CHUNK_CHARS", "document_entries", "emit_words", "encode_words", "spaced_entries",
-           "spaced_word_ids", "word_entries", "word_plan"]
+__all__ = ["CHUNK_CHARS", "document_entries", "emit_words", "encode_words", "entry_starts", "entry_stops",
+           "spaced_entries", "spaced_word_ids", "word_entries", "word_plan"]
 
 
 
@@ -184,44 +184,13 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     ents, found_words, starts, prefixed = found
     if not ents:
         return word
-    # Words that cover the segment, each with tokens that cover the word (``_LENS``): the spans
-    # are the running sum of the tokens' byte lengths, found without a base per word.
-    lens = list(map(_LENS, ents)) if need_spans and starts is None and table is None else None
-    if lens is not None and None in lens:
-        lens = None
-    if need_spans and lens is None:
-        if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
-            starts = list(accumulate(map(len, found_words), initial=0))
-            starts.pop()
-        if prefixed and starts is not None:
-            starts = [0, *[x - 1 for x in starts[1:]]]
-        # Byte where each word starts.
-        if starts is None:
-            if len(ents) == 1:
-                bases = [byte_start]
-            else:  # words cover the segment: add up their byte lengths
-                bases = list(accumulate(map(_NBYTES, ents), initial=byte_start))
-                bases.pop()
-        elif table is not None:
-            bases = [table[char_start + x] for x in starts]
-        elif view_ascii:
-            bases = [byte_start + x for x in starts] if byte_start else starts
-        else:
-            local = char_to_byte_table(seg)
-            bases = [byte_start + local[x] for x in starts]
     counts = list(map(_N, ents))
     ids.extend(chain.from_iterable(map(_IDS, ents)))
     values.extend(chain.from_iterable(map(_TOKS, ents)))
-    if lens is not None:
-        ends = list(accumulate(chain.from_iterable(lens), initial=byte_start))
-        spans.extend(zip(ends, islice(ends, 1, None)))
-    elif need_spans:
-        # base + relative start, base + relative stop, pairwise: all in C (no per-token bytecode).
-        token_bases = list(chain.from_iterable(map(repeat, bases, counts)))
-        spans.extend(zip(map(add, token_bases, chain.from_iterable(map(_STARTS, ents))),
-                         map(add, token_bases, chain.from_iterable(map(_STOPS, ents)))))
-    else:
+    if not need_spans:
         spans.extend(repeat(None, sum(counts)))
+    else:
+        _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts, spans)
     if one_word:
         words.extend(repeat(word, sum(counts)))
         return word + 1
@@ -236,4 +205,66 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     return word + n_words
 
 
-_IDS, _TOKS, _LENS, _WOFS, _K, _N, _NBYTES, _STARTS, _STOPS = (itemgetter(i) for i in range(9))
+def _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts,
+                spans) -> None:
+    """``emit_words``' spans: each word's base byte plus its tokens' spans within the word. An entry
+    whose tokens cover the word end to end keeps only their byte lengths (``_LENS``), the spans
+    within it being their running sum; another keeps its spans (``_STARTS``, ``_STOPS``)."""
+    # Words that cover the segment, each with tokens that cover the word: the spans are the
+    # running sum of the tokens' byte lengths, found without a base per word.
+    lens = list(map(_LENS, ents))
+    covering = None not in lens
+    if covering and starts is None and table is None:
+        ends = list(accumulate(chain.from_iterable(lens), initial=byte_start))
+        spans.extend(zip(ends, islice(ends, 1, None)))
+        return
+    if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
+        starts = list(accumulate(map(len, found_words), initial=0))
+        starts.pop()
+    if prefixed and starts is not None:
+        starts = [0, *[x - 1 for x in starts[1:]]]
+    # Byte where each word starts.
+    if starts is None:
+        if len(ents) == 1:
+            bases = [byte_start]
+        else:  # words cover the segment: add up their byte lengths
+            bases = list(accumulate(map(_NBYTES, ents), initial=byte_start))
+            bases.pop()
+    elif table is not None:
+        bases = [table[char_start + x] for x in starts]
+    elif view_ascii:
+        bases = [byte_start + x for x in starts] if byte_start else starts
+    else:
+        local = char_to_byte_table(seg)
+        bases = [byte_start + local[x] for x in starts]
+    if covering:
+        # One running sum over every token; each word's tokens shift by its base less the sum at
+        # its first token. All in C (no per-token bytecode).
+        ends = list(accumulate(chain.from_iterable(lens), initial=0))
+        shifts = map(sub, bases, map(ends.__getitem__, accumulate(counts, initial=0)))
+        token_shifts = list(chain.from_iterable(map(repeat, shifts, counts)))
+        spans.extend(zip(map(add, token_shifts, ends), map(add, token_shifts, islice(ends, 1, None))))
+        return
+    # base + relative start, base + relative stop, pairwise.
+    token_bases = list(chain.from_iterable(map(repeat, bases, counts)))
+    spans.extend(zip(map(add, token_bases, chain.from_iterable(map(entry_starts, ents))),
+                     map(add, token_bases, chain.from_iterable(map(entry_stops, ents)))))
+
+
+def entry_starts(entry: tuple) -> tuple:
+    """A word entry's token starts within the word (from its byte lengths when it keeps none).
+    ``entry_starts(((5, 6), ("a", "bc"), (1, 2), (0, 0), 1, 2, 3, None, None)) == (0, 1)``."""
+    if entry[7] is not None:
+        return entry[7]
+    return tuple(accumulate(entry[2][:-1], initial=0))
+
+
+def entry_stops(entry: tuple) -> tuple:
+    """A word entry's token stops within the word.
+    ``entry_stops(((5, 6), ("a", "bc"), (1, 2), (0, 0), 1, 2, 3, None, None)) == (1, 3)``."""
+    if entry[8] is not None:
+        return entry[8]
+    return tuple(accumulate(entry[2]))
+
+
+_IDS, _TOKS, _LENS, _WOFS, _K, _N, _NBYTES = (itemgetter(i) for i in range(7))

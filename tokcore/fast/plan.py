@@ -21,7 +21,6 @@ Left out: the word loops that use a plan (``tokcore.fast.encode``), the word fin
 from __future__ import annotations
 
 import re
-from itertools import accumulate
 from operator import sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
@@ -234,8 +233,7 @@ def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
     n = len(ids)
     if n == 1:
         stop = nbytes(tokens[0]) - prefixed
-        stops = (stop,)  # also the lengths, and the start is the shared (0,): fewer objects kept
-        return ((ids[0],), tokens, stops, _ZEROS[1], 1, 1, stop, _ZEROS[1], stops)
+        return ((ids[0],), tokens, (stop,), _ZEROS[1], 1, 1, stop, None, None)
     lens = tuple(map(nbytes, tokens))
     if prefixed:
         lens = (lens[0] - 1, *lens[1:])
@@ -243,10 +241,10 @@ def _lean_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
 
 
 def _summed(ids: tuple, tokens: tuple, lens: tuple, wofs: tuple, pieces: int) -> tuple:
-    """An entry whose tokens cover the word end to end, their spans summed from ``lens`` (bytes).
-    ``_summed((5, 6), ("a", "bc"), (1, 2), (0, 0), 1)[-2:] == ((0, 1), (1, 3))``."""
-    stops = tuple(accumulate(lens))
-    return ids, tokens, lens, wofs, pieces, len(ids), stops[-1], (0, *stops[:-1]), stops
+    """An entry whose tokens cover the word end to end: their byte lengths ``lens`` are their spans
+    (``fast.encode.entry_starts``), so none are kept (fewer objects per cached word for the collector).
+    ``_summed((5, 6), ("a", "bc"), (1, 2), (0, 0), 1)[-3:] == (3, None, None)``."""
+    return ids, tokens, lens, wofs, pieces, len(ids), sum(lens), None, None
 
 
 def _piece_bytes(plan: WordPlan, model) -> None:
@@ -419,8 +417,9 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
         starts, stops = tuple(map(get, starts)), tuple(map(get, stops))
     # Spans end to end from 0 to the word's length, as _entry tells.
     covers = starts[1:] == stops[:-1] and starts[0] == 0 and stops[-1] == nbytes
-    lens = tuple(map(sub, stops, starts)) if covers else None
-    return ids, tokens, lens, wofs, len(texts), len(ids), nbytes, starts, stops
+    if covers:
+        return ids, tokens, tuple(map(sub, stops, starts)), wofs, len(texts), len(ids), nbytes, None, None
+    return ids, tokens, None, wofs, len(texts), len(ids), nbytes, starts, stops
 
 
 _SHARED_ZEROS = 64
@@ -433,9 +432,10 @@ _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece w
 
 def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     """(ids, tokens, the tokens' byte lengths when their spans cover the word end to end (else
-    ``None``), word offset per token, pieces, tokens, UTF-8 length of the word, the spans' starts,
-    their stops relative to the word's first byte) of one word; the prefix a pre-tokenizer inserts
-    has no bytes."""
+    ``None``), word offset per token, pieces, tokens, UTF-8 length of the word, the spans' starts
+    and their stops relative to the word's first byte when the lengths are ``None`` (else ``None``:
+    the spans are the lengths' running sum)) of one word; the prefix a pre-tokenizer inserts has no
+    bytes."""
     cache = plan.first if first else plan.cache
     hit = cache.get(word)
     if hit is not None:
@@ -470,8 +470,10 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     starts, stops = tuple(r[0] for r in rel), tuple(r[1] for r in rel)
     # Spans end to end from 0 to the word's length (a dropped or rewritten character breaks it).
     covers = starts[1:] == stops[:-1] and (starts[:1] == (0,) and stops[-1] == nbytes if rel else nbytes == 0)
-    lens = tuple(map(sub, stops, starts)) if covers else None
-    out = (tuple(ids), tuple(toks), lens, tuple(wofs), k, len(ids), nbytes, starts, stops)
+    if covers:  # the spans are the lengths' running sum (fast.encode.entry_starts)
+        out = (tuple(ids), tuple(toks), tuple(map(sub, stops, starts)), tuple(wofs), k, len(ids), nbytes, None, None)
+    else:
+        out = (tuple(ids), tuple(toks), None, tuple(wofs), k, len(ids), nbytes, starts, stops)
     if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
         cache[word] = out
     return out
