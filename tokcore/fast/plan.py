@@ -46,7 +46,7 @@ class WordPlan:
     """
 
     __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
-                 "by_word", "piece_bytes", "quick", "replacement", "separators", "tokenize", "wordpiece", "words")
+                 "by_word", "piece_bytes", "quick", "replacement", "separators", "split", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -74,9 +74,9 @@ class WordPlan:
         # Unigram models, whose tokens are slices of the text: piece -> its length in UTF-8.
         self.piece_bytes = None
         self.by_word = None  # sentencepiece Unigram's word_tokens, with piece_bytes (_by_word_entry)
-        # WordPiece: (continuing prefix, unknown token); piece_bytes then has a continuation's
-        # length without the prefix (see _wordpiece_lens).
-        self.wordpiece = None
+        # WordPiece and plain HF Unigram: the model's tokenize without its own word cache (the
+        # plan's is in front), for _split_entry.
+        self.split = None
 
 
 def _deterministic(model) -> bool:
@@ -160,7 +160,7 @@ def _build_plan(pre, model) -> WordPlan | None:
         plan = WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
         if t is pt.BertPreTokenizer:
             plan.quick = _bert_pieces(pt.PUNCT_CLASSES, pt._ASCII_PUNCT)
-            _wordpiece_bytes(plan, model)
+            _wordpiece_split(plan, model)
         return plan
     if t is pt.Metaspace:
         rep = pre.replacement
@@ -254,6 +254,8 @@ def _piece_bytes(plan: WordPlan, model) -> None:
         plan.piece_bytes = _CoveredBytes("")
         if plan.quick is _verbatim:  # the word is the model's text: its tokens word by word
             plan.by_word = getattr(model, "word_tokens", None)
+        if type(model) is Unigram and model._fused and not model.byte_fallback:  # 4-field tokens only
+            plan.split = model._best_tokens
 
 
 class _CoveredBytes(dict):
@@ -278,29 +280,51 @@ class _CoveredBytes(dict):
         return n
 
 
-def _wordpiece_bytes(plan: WordPlan, model) -> None:
-    """Set ``plan.wordpiece`` and ``plan.piece_bytes`` for a WordPiece model with a continuing prefix:
-    per token, the UTF-8 length of the text it covers (a continuation's without its prefix)."""
+def _wordpiece_split(plan: WordPlan, model) -> None:
+    """Set ``plan.split`` for a WordPiece model: its longest match without the model's word cache."""
     from ..models.wordpiece import WordPiece
 
-    prefix = model.continuing_subword_prefix if type(model) is WordPiece else ""
-    if prefix:
-        plan.piece_bytes = _CoveredBytes(prefix)
-        plan.wordpiece = (prefix, model.unk_token)
+    if type(model) is WordPiece:
+        plan.split = model._split
 
 
-def _wordpiece_lens(plan: WordPlan, word: str, tokens: tuple, second: int) -> list | None:
-    """Byte lengths of a word's WordPiece tokens (``second``: index of the first token of the word's
-    second piece, or 0), or ``None`` when they cannot be told from the tokens alone: the unknown
-    token (it covers its whole piece), a piece's first token that carries the prefix, or lengths
-    that do not add up to the word's."""
-    prefix, unk = plan.wordpiece
-    if unk in tokens or tokens[0].startswith(prefix) or (second and tokens[second].startswith(prefix)):
+def _split_entry(plan: WordPlan, word: str, texts: tuple, shift: int) -> tuple | None:
+    """``_quick_entry`` from ``plan.split``, whose tokens ``(id, token, start, stop)`` cover each
+    text end to end (``None``: the general path decides). A text's characters stand one for one for
+    the word's after ``shift`` prepended ones (no bytes), so an ASCII word's character spans are its
+    byte spans and another's come from its own slices (``_covered_lens``)."""
+    split = plan.split
+    toks = split(texts[0])
+    if not toks:
         return None
-    lens = list(map(plan.piece_bytes.__getitem__, tokens))
-    if sum(lens) != len(word.encode("utf-8", "surrogatepass")):
-        return None
-    return lens
+    n = len(toks)
+    wofs = _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n
+    if len(texts) > 1:  # BertPreTokenizer's word and a mark after it
+        rest = split(texts[1])
+        if not rest:
+            return None
+        at = len(texts[0])
+        toks = (*toks, *[(t[0], t[1], t[2] + at, t[3] + at) for t in rest])
+        wofs = (*wofs, *(1,) * len(rest))
+    elif n == 1:  # one token covering the word (most words met early)
+        stop = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
+        t = toks[0]
+        return (t[0],), (t[1],), (stop,), wofs, 1, 1, stop, (0,), (stop,)
+    ids, tokens, starts, stops = zip(*toks)
+    if word.isascii() and not shift:  # one byte per character
+        return ids, tokens, tuple(map(sub, stops, starts)), wofs, len(texts), len(ids), stops[-1], starts, stops
+    return _summed(ids, tokens, _covered_lens(word, stops, shift), wofs, len(texts))
+
+
+def _covered_lens(word: str, stops: tuple, shift: int) -> tuple:
+    """UTF-8 lengths of the word's text under tokens ending at ``stops`` (characters of a text
+    that stands one for one for the word after ``shift`` prepended ones).
+    ``_covered_lens("é", (1, 2), 1) == (0, 2)``; tokens are never empty, the first one may be the
+    prepended character alone."""
+    bounds = [0, *[e - shift for e in stops]] if shift else [0, *stops]
+    if word.isascii():
+        return tuple(map(sub, bounds[1:], bounds))
+    return tuple([len(word[a:b].encode("utf-8", "surrogatepass")) for a, b in zip(bounds, bounds[1:])])
 
 
 def _by_word_entry(plan: WordPlan, text: str) -> tuple | None:
@@ -376,6 +400,8 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
         out = _by_word_entry(plan, texts[0])
         if out is not None:
             return out
+    if plan.split is not None:
+        return _split_entry(plan, word, texts, shift)
     tokenize = plan.tokenize
     toks = tokenize(texts[0])
     if not toks:
@@ -398,9 +424,6 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
             starts, stops = tuple(map(_DOWN, starts)), tuple(map(_DOWN, stops))
             if starts[0] < 0:
                 starts = (0, *starts[1:])
-    elif plan.wordpiece is not None and (lens := _wordpiece_lens(plan, word, tokens, len(ids) - len(rest)
-                                                                   if len(texts) > 1 else 0)) is not None:
-        return _summed(ids, tokens, tuple(lens), wofs, len(texts))
     elif lead is not None and plan.piece_bytes is not None:
         lens = list(map(plan.piece_bytes.__getitem__, tokens))
         # Tokens are slices of the text: their byte lengths add up, the first one less the bytes
