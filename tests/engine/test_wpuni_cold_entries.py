@@ -15,9 +15,10 @@ import copy
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_quick_entries import _entries_agree  # the quick/general comparison, one copy
 
 import tokcore
-from tokcore.fast.plan import _entry, _quick_entry, word_plan
+from tokcore.fast.plan import word_plan
 from tokcore.models.unigram import Unigram, byte_piece
 from tokcore.models.wordpiece import WordPiece
 from tokcore.pre_tokenizers.standard import BertPreTokenizer, Metaspace
@@ -58,21 +59,6 @@ def test_equal_paths_go_to_the_earliest_start(later):
     assert model.tokenize("abc") == [(3, "abc", 0, 3)]
 
 
-def _agree(tok, words) -> int:
-    plan = word_plan(tok)
-    general = copy.copy(plan)
-    general.quick, general.cache, general.first = None, {}, {}
-    quick = copy.copy(plan)
-    quick.cache, quick.first = {}, {}
-    taken = 0
-    for w in words:
-        for first in (False, True):
-            origin = 0 if first else 1
-            assert _entry(quick, w, first, origin) == _entry(general, w, first, origin), (w, first)
-            taken += _quick_entry(quick, w, first) is not None
-    return taken
-
-
 def _with(model, pre):
     tok = tokcore.Tokenizer(model)
     tok.pre_tokenizer = pre
@@ -85,7 +71,7 @@ def _with(model, pre):
 def test_unigram_split_entries_equal_the_general_entries(scheme, vocab, words):
     tok = _with(_unigram(vocab), Metaspace(prepend_scheme=scheme, split=True))
     assert word_plan(tok).split is not None
-    _agree(tok, words + [" " + w for w in words] + [SEP + w for w in words])
+    _entries_agree(tok, words + [" " + w for w in words] + [SEP + w for w in words])
     text = " ".join(words)
     ref = copy.deepcopy(tok)
     ref.fast = False
@@ -100,14 +86,14 @@ def test_wordpiece_split_entries_equal_the_general_entries(firsts, nexts, words)
     vocab = {t: i for i, t in enumerate(dict.fromkeys(["[UNK]", ",", *firsts, *("##" + n for n in nexts)]))}
     tok = _with(WordPiece(vocab), BertPreTokenizer())
     assert word_plan(tok).split is not None
-    _agree(tok, words + [w + "," for w in words])
+    _entries_agree(tok, words + [w + "," for w in words])
 
 
 def test_split_entries_are_taken_and_only_where_tokens_are_spans():
     wp = _with(WordPiece({"[UNK]": 0, "a": 1, "##é": 2, ",": 3}), BertPreTokenizer())
-    assert _agree(wp, ["aé", "aé,", "b", "日"]) == 8
+    assert _entries_agree(wp, ["aé", "aé,", "b", "日"]) == 8
     plain = _with(_unigram([("a", -1.0), (SEP + "a", -1.0), ("é", -2.0)]), Metaspace())
-    assert _agree(plain, ["aé", " aé", "x"]) == 6
+    assert _entries_agree(plain, ["aé", " aé", "x"]) == 6
     # Byte-fallback tokens split a character: the general path keeps them.
     fallback = Unigram([("<unk>", 0.0), ("a", -1.0), *((byte_piece(b), -5.0) for b in range(256))], unk_id=0,
                        byte_fallback=True)
