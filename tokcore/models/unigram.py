@@ -183,9 +183,10 @@ class Unigram(Model):
         return out
 
     def _piece_trie(self) -> dict[str, list]:
-        """The pieces as a character trie: char -> ``[children or None, id or -1, score]``.
+        """The pieces as a character trie: char -> ``[children or None, id or -1, score]``; at the
+        root, a character without a one-character piece has the unknown node's id and score.
 
-        ``Unigram([("ab", -1.0)])._piece_trie() == {"a": [{"b": [None, 0, -1.0]}, -1, 0.0]}``.
+        ``Unigram([("ab", -1.0)])._piece_trie() == {"a": [{"b": [None, 0, -1.0]}, -1, -11.0]}``.
         """
         # _forward steps one character at a time through it: a lookup of a one-character string
         # instead of slicing and hashing an ever longer substring (about 30% of the cold pass).
@@ -208,6 +209,9 @@ class Unigram(Model):
                     level[piece[-1]] = [None, id_, scores[id_]]
                 else:
                     node[1], node[2] = id_, scores[id_]
+            for node in root.values():
+                if node[1] < 0:
+                    node[1], node[2] = self._unk_marker, self.unk_score
             self._trie = root
         return self._trie
 
@@ -218,27 +222,19 @@ class Unigram(Model):
         # ``best`` starts at -inf so that the first candidate at a position usually wins on the
         # score test alone; ``from_[stop] < 0`` still takes any first one (a NaN or -inf score).
         first = self._piece_trie().get
+        unknown = (None, self._unk_marker, self.unk_score)  # a character no piece starts with
         n = len(text)
         best = [NEG_INF] * (n + 1)
         best[0] = 0.0
         from_ = [-1] * (n + 1)
         ids = [0] * (n + 1)
-        unk_marker, unk_score = self._unk_marker, self.unk_score
         for start, char in enumerate(text):
             base = best[start]
             stop = start + 1
-            node = first(char)
-            if node is None or node[1] < 0:  # no one-character piece here: an unknown node
-                cand = unk_score + base
-                if cand > best[stop] or from_[stop] < 0:
-                    best[stop], from_[stop], ids[stop] = cand, start, unk_marker
-                if node is None:  # and no piece starts with this character
-                    continue
-            else:
-                cand = node[2] + base
-                if cand > best[stop] or from_[stop] < 0:
-                    best[stop], from_[stop], ids[stop] = cand, start, node[1]
-            level = node[0]
+            level, id_, score = first(char, unknown)  # the one-character piece, or the unknown node
+            cand = score + base
+            if cand > best[stop] or from_[stop] < 0:
+                best[stop], from_[stop], ids[stop] = cand, start, id_
             while level and stop < n:  # longer pieces, one character further each step
                 node = level.get(text[stop])
                 stop += 1
