@@ -98,3 +98,13 @@ def test_split_entries_are_taken_and_only_where_tokens_are_spans():
     fallback = Unigram([("<unk>", 0.0), ("a", -1.0), *((byte_piece(b), -5.0) for b in range(256))], unk_id=0,
                        byte_fallback=True)
     assert word_plan(_with(fallback, Metaspace())).split is None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(vocab=_vocab, words=st.lists(st.text(alphabet="ab,.'é日", min_size=1, max_size=8), min_size=1, max_size=5))
+def test_words_with_several_marks_equal_the_general_entries(vocab, words):
+    # BertPreTokenizer cuts "a,b.c" into five pieces: WordPiece's split entries place each piece's
+    # tokens after the ones before; other models leave such words to the general path.
+    wp = WordPiece({t: i for i, t in enumerate(dict.fromkeys(["[UNK]", ",", ".", "'", *(p for p, _ in vocab)]))})
+    for model in (wp, _unigram(vocab)):
+        _entries_agree(_with(model, BertPreTokenizer()), words)

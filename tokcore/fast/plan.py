@@ -75,7 +75,7 @@ class WordPlan:
         self.piece_bytes = None
         self.by_word = None  # sentencepiece Unigram's word_tokens, with piece_bytes (_by_word_entry)
         # WordPiece and plain HF Unigram: the model's tokenize without its own word cache (the
-        # plan's is in front), for _split_entry.
+        # plan's is in front); its tokens cover each text end to end (see _quick_entry).
         self.split = None
 
 
@@ -288,39 +288,9 @@ def _wordpiece_split(plan: WordPlan, model) -> None:
         plan.split = model._split
 
 
-def _split_entry(plan: WordPlan, word: str, texts: tuple, shift: int) -> tuple | None:
-    """``_quick_entry`` from ``plan.split``, whose tokens ``(id, token, start, stop)`` cover each
-    text end to end (``None``: the general path decides). A text's characters stand one for one for
-    the word's after ``shift`` prepended ones (no bytes), so an ASCII word's character spans are its
-    byte spans and another's come from its own slices (``_covered_lens``)."""
-    split = plan.split
-    toks = split(texts[0])
-    if not toks:
-        return None
-    n = len(toks)
-    wofs = _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n
-    if len(texts) > 1:  # BertPreTokenizer's word and a mark after it
-        rest = split(texts[1])
-        if not rest:
-            return None
-        at = len(texts[0])
-        toks = (*toks, *[(t[0], t[1], t[2] + at, t[3] + at) for t in rest])
-        wofs = (*wofs, *(1,) * len(rest))
-    elif n == 1:  # one token covering the word (most words met early)
-        stop = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
-        t = toks[0]
-        return (t[0],), (t[1],), (stop,), wofs, 1, 1, stop, (0,), (stop,)
-    ids, tokens, starts, stops = zip(*toks)
-    if word.isascii() and not shift:  # one byte per character
-        return ids, tokens, tuple(map(sub, stops, starts)), wofs, len(texts), len(ids), stops[-1], starts, stops
-    return _summed(ids, tokens, _covered_lens(word, stops, shift), wofs, len(texts))
-
-
 def _covered_lens(word: str, stops: tuple, shift: int) -> tuple:
-    """UTF-8 lengths of the word's text under tokens ending at ``stops`` (characters of a text
-    that stands one for one for the word after ``shift`` prepended ones).
-    ``_covered_lens("é", (1, 2), 1) == (0, 2)``; tokens are never empty, the first one may be the
-    prepended character alone."""
+    """UTF-8 lengths of the word's text under tokens ending at ``stops``, characters of a text standing
+    one for one for the word after ``shift`` prepended ones. ``_covered_lens("é", (1, 2), 1) == (0, 2)``."""
     bounds = [0, *[e - shift for e in stops]] if shift else [0, *stops]
     if word.isascii():
         return tuple(map(sub, bounds[1:], bounds))
@@ -352,7 +322,11 @@ def _verbatim(word: str, first: bool) -> tuple:
 def _bert_pieces(punct_classes, ascii_punct):
     """``BertPreTokenizer``'s split of a word for ``_quick_entry``: the word itself when it has no
     punctuation, the word and its last character when only that one is ASCII punctuation
-    ("said,"), else ``None``; the same tests as ``BertPreTokenizer.split_piece``."""
+    ("said,"), else its runs and marks ("don't": "don", "'", "t") when they cover it (``None``
+    when the split drops a character); the same tests and pattern as ``BertPreTokenizer.split_piece``."""
+    from ..pre_tokenizers.standard import _ASCII_BERT_RE
+
+    findall, finditer = _ASCII_BERT_RE.findall, _ASCII_BERT_RE.finditer
 
     def pieces(word: str, first: bool):
         view = word if word.isascii() else word.translate(punct_classes)
@@ -360,7 +334,8 @@ def _bert_pieces(punct_classes, ascii_punct):
             return (word,), 0, None
         if view[-1:] in ascii_punct and view[:-1].isalnum():
             return (word[:-1], word[-1]), 0, None
-        return None
+        texts = tuple(findall(word) if view is word else [word[m.start():m.end()] for m in finditer(view)])
+        return (texts, 0, None) if sum(map(len, texts)) == len(word) else None
 
     return pieces
 
@@ -400,24 +375,32 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
         out = _by_word_entry(plan, texts[0])
         if out is not None:
             return out
-    if plan.split is not None:
-        return _split_entry(plan, word, texts, shift)
-    tokenize = plan.tokenize
+    tokenize = plan.split or plan.tokenize
     toks = tokenize(texts[0])
     if not toks:
         return None
     n = len(toks)
     wofs = _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n
-    if len(texts) > 1:  # BertPreTokenizer's word and a mark after it
-        at = len(texts[0])
-        rest = tokenize(texts[1])
-        if not rest:
-            return None
-        toks += [(t[0], t[1], t[2] + at, t[3] + at, *t[4:]) for t in rest]
-        wofs = (*wofs, *(1,) * len(rest))
-    if max(map(len, toks)) != 4:
+    if len(texts) > 1:  # BertPreTokenizer's runs and marks, one after the other
+        toks, wofs, at = list(toks), list(wofs), len(texts[0])
+        for k in range(1, len(texts)):
+            rest = tokenize(texts[k])
+            if not rest:
+                return None
+            toks += [(t[0], t[1], t[2] + at, t[3] + at, *t[4:]) for t in rest]
+            wofs += [k] * len(rest)
+            at += len(texts[k])
+        wofs = tuple(wofs)
+    elif n == 1 and plan.split is not None:  # one token covering the word (most words met early)
+        stop = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
+        return (toks[0][0],), (toks[0][1],), (stop,), wofs, 1, 1, stop, (0,), (stop,)
+    if plan.split is None and max(map(len, toks)) != 4:
         return None
     ids, tokens, starts, stops = zip(*toks)
+    if plan.split is not None:  # (id, token, start, stop) covering each text end to end
+        if word.isascii() and not shift:  # character spans are byte spans
+            return ids, tokens, tuple(map(sub, stops, starts)), wofs, len(texts), len(ids), stops[-1], starts, stops
+        return _summed(ids, tokens, _covered_lens(word, stops, shift), wofs, len(texts))
     if word.isascii():
         nbytes = len(word)
         if shift:  # the prepended character is the first token's start (or all of it): byte 0
