@@ -44,7 +44,7 @@ class WordPlan:
     """
 
     __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
-                 "by_word", "piece_bytes", "quick", "replacement", "separators", "tokenize", "wordpiece", "words")
+                 "by_word", "piece_bytes", "quick", "replacement", "separators", "split", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -72,9 +72,9 @@ class WordPlan:
         # Unigram models, whose tokens are slices of the text: piece -> its length in UTF-8.
         self.piece_bytes = None
         self.by_word = None  # sentencepiece Unigram's word_columns (_by_word_entry)
-        # WordPiece: (continuing prefix, unknown token); piece_bytes then has a continuation's
-        # length without the prefix (see _wordpiece_lens).
-        self.wordpiece = None
+        # WordPiece and plain HF Unigram: the model's tokenize without its own word cache (the
+        # plan's is in front); its tokens cover each text end to end (see _quick_entry).
+        self.split = None
 
 
 def _deterministic(model) -> bool:
@@ -158,7 +158,7 @@ def _build_plan(pre, model) -> WordPlan | None:
         plan = WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
         if t is pt.BertPreTokenizer:
             plan.quick = _bert_pieces(pt.PUNCT_CLASSES, pt._ASCII_PUNCT)
-            _wordpiece_bytes(plan, model)
+            _wordpiece_split(plan, model)
         return plan
     if t is pt.Metaspace:
         rep = pre.replacement
@@ -258,6 +258,8 @@ def _piece_bytes(plan: WordPlan, model) -> None:
         plan.piece_bytes = _CoveredBytes("")
         if plan.quick is _verbatim:  # the word is the model's text: its tokens word by word
             plan.by_word = getattr(model, "word_columns", None)
+        if type(model) is Unigram and model._fused and not model.byte_fallback:  # 4-field tokens only
+            plan.split = model._best_tokens
     elif type(model) is RankBPE and (model.unk_token is None or model.unk_keeps_text):
         plan.piece_bytes = _CoveredBytes("")
 
@@ -284,29 +286,21 @@ class _CoveredBytes(dict):
         return n
 
 
-def _wordpiece_bytes(plan: WordPlan, model) -> None:
-    """Set ``plan.wordpiece`` and ``plan.piece_bytes`` for a WordPiece model with a continuing prefix:
-    per token, the UTF-8 length of the text it covers (a continuation's without its prefix)."""
+def _wordpiece_split(plan: WordPlan, model) -> None:
+    """Set ``plan.split`` for a WordPiece model: its longest match without the model's word cache."""
     from ..models.wordpiece import WordPiece
 
-    prefix = model.continuing_subword_prefix if type(model) is WordPiece else ""
-    if prefix:
-        plan.piece_bytes = _CoveredBytes(prefix)
-        plan.wordpiece = (prefix, model.unk_token)
+    if type(model) is WordPiece:
+        plan.split = model._split
 
 
-def _wordpiece_lens(plan: WordPlan, word: str, tokens: tuple, second: int) -> list | None:
-    """Byte lengths of a word's WordPiece tokens (``second``: index of the first token of the word's
-    second piece, or 0), or ``None`` when they cannot be told from the tokens alone: the unknown
-    token (it covers its whole piece), a piece's first token that carries the prefix, or lengths
-    that do not add up to the word's."""
-    prefix, unk = plan.wordpiece
-    if unk in tokens or tokens[0].startswith(prefix) or (second and tokens[second].startswith(prefix)):
-        return None
-    lens = list(map(plan.piece_bytes.__getitem__, tokens))
-    if sum(lens) != len(word.encode("utf-8", "surrogatepass")):
-        return None
-    return lens
+def _covered_lens(word: str, stops: tuple, shift: int) -> tuple:
+    """UTF-8 lengths of the word's text under tokens ending at ``stops``, characters of a text standing
+    one for one for the word after ``shift`` prepended ones. ``_covered_lens("é", (1, 2), 1) == (0, 2)``."""
+    bounds = [0, *[e - shift for e in stops]] if shift else [0, *stops]
+    if word.isascii():
+        return tuple(map(sub, bounds[1:], bounds))
+    return tuple([len(word[a:b].encode("utf-8", "surrogatepass")) for a, b in zip(bounds, bounds[1:])])
 
 
 def _by_word_entry(plan: WordPlan, text: str) -> tuple | None:
@@ -328,7 +322,11 @@ def _verbatim(word: str, first: bool) -> tuple:
 def _bert_pieces(punct_classes, ascii_punct):
     """``BertPreTokenizer``'s split of a word for ``_quick_entry``: the word itself when it has no
     punctuation, the word and its last character when only that one is ASCII punctuation
-    ("said,"), else ``None``; the same tests as ``BertPreTokenizer.split_piece``."""
+    ("said,"), else its runs and marks ("don't": "don", "'", "t") when they cover it (``None``
+    when the split drops a character); the same tests and pattern as ``BertPreTokenizer.split_piece``."""
+    from ..pre_tokenizers.standard import _ASCII_BERT_RE
+
+    findall, finditer = _ASCII_BERT_RE.findall, _ASCII_BERT_RE.finditer
 
     def pieces(word: str, first: bool):
         view = word if word.isascii() else word.translate(punct_classes)
@@ -336,7 +334,8 @@ def _bert_pieces(punct_classes, ascii_punct):
             return (word,), 0, None
         if view[-1:] in ascii_punct and view[:-1].isalnum():
             return (word[:-1], word[-1]), 0, None
-        return None
+        texts = tuple(findall(word) if view is word else [word[m.start():m.end()] for m in finditer(view)])
+        return (texts, 0, None) if sum(map(len, texts)) == len(word) else None
 
     return pieces
 
@@ -376,31 +375,38 @@ def _quick_entry(plan: WordPlan, word: str, first: bool) -> tuple | None:
         out = _by_word_entry(plan, texts[0])
         if out is not None:
             return out
-    tokenize = plan.tokenize
+    tokenize = plan.split or plan.tokenize
     toks = tokenize(texts[0])
     if not toks:
         return None
     n = len(toks)
     wofs = _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n
-    if len(texts) > 1:  # BertPreTokenizer's word and a mark after it
-        at = len(texts[0])
-        rest = tokenize(texts[1])
-        if not rest:
-            return None
-        toks += [(t[0], t[1], t[2] + at, t[3] + at, *t[4:]) for t in rest]
-        wofs = (*wofs, *(1,) * len(rest))
-    if max(map(len, toks)) != 4:
+    if len(texts) > 1:  # BertPreTokenizer's runs and marks, one after the other
+        toks, wofs, at = list(toks), list(wofs), len(texts[0])
+        for k in range(1, len(texts)):
+            rest = tokenize(texts[k])
+            if not rest:
+                return None
+            toks += [(t[0], t[1], t[2] + at, t[3] + at, *t[4:]) for t in rest]
+            wofs += [k] * len(rest)
+            at += len(texts[k])
+        wofs = tuple(wofs)
+    elif n == 1 and plan.split is not None:  # one token covering the word (most words met early)
+        stop = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
+        return (toks[0][0],), (toks[0][1],), (stop,), wofs, 1, 1, stop, None, None
+    if plan.split is None and max(map(len, toks)) != 4:
         return None
     ids, tokens, starts, stops = zip(*toks)
+    if plan.split is not None:  # (id, token, start, stop) covering each text end to end
+        if word.isascii() and not shift:  # character spans are byte spans
+            return ids, tokens, tuple(map(sub, stops, starts)), wofs, len(texts), len(ids), stops[-1], None, None
+        return _summed(ids, tokens, _covered_lens(word, stops, shift), wofs, len(texts))
     if word.isascii():
         nbytes = len(word)
         if shift:  # the prepended character is the first token's start (or all of it): byte 0
             starts, stops = tuple(map(_DOWN, starts)), tuple(map(_DOWN, stops))
             if starts[0] < 0:
                 starts = (0, *starts[1:])
-    elif plan.wordpiece is not None and (lens := _wordpiece_lens(plan, word, tokens, len(ids) - len(rest)
-                                                                   if len(texts) > 1 else 0)) is not None:
-        return _summed(ids, tokens, tuple(lens), wofs, len(texts))
     elif lead is not None and plan.piece_bytes is not None:
         lens = list(map(plan.piece_bytes.__getitem__, tokens))
         # Tokens are slices of the text: their byte lengths add up, the first one less the bytes
