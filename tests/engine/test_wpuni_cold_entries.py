@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 
 import pytest
+from fast_pairs import entries_agree as _entries_agree  # the quick/general comparison, one copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_quick_entries import _entries_agree  # the quick/general comparison, one copy
 
 import tokcore
 from tokcore.fast.plan import word_plan
