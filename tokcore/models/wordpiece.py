@@ -52,8 +52,8 @@ class WordPiece(VocabModel):
         self.unk_token = unk_token
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
-        self._inverse = {i: t for t, i in self.vocab.items()}
-        self._index_lengths()
+        self._inverse = dict(zip(self.vocab.values(), self.vocab))
+        self._firsts = None  # the length index, built on the first split (_index_lengths)
         self._cache: dict[str, tuple] = {}
 
     def __setattr__(self, name: str, value) -> None:
@@ -61,8 +61,8 @@ class WordPiece(VocabModel):
         # An option set after construction: the length index and the word cache follow it.
         if name[0] != "_" and "_cache" in self.__dict__:
             if name == "vocab":
-                self._inverse = {i: t for t, i in value.items()}
-            self._index_lengths()
+                self._inverse = dict(zip(value.values(), value))
+            self._firsts = None
             self._cache = {}
 
     # ------------------------------------------------------------------ encoding
@@ -85,28 +85,22 @@ class WordPiece(VocabModel):
             )
         return ((id_, self.unk_token, 0, len(word)),)
 
-    def _index_lengths(self) -> None:
+    def _index_lengths(self) -> dict[str, int]:
         # Per character, the longest entry starting with it (``_firsts``) and the longest
         # continuation starting with it after the prefix (``_nexts``; the continuations, prefix
         # removed, in ``_cont``): no longer substring there can be in the vocabulary, so the search
         # starts at that length. A script the vocabulary barely covers then costs one or two
         # lookups per character instead of one per remaining length.
+        # Shortest first, so each character's last (longest) entry wins in the comprehensions.
         prefix = self.continuing_subword_prefix
         lp = len(prefix)
-        firsts: dict[str, int] = {}
-        nexts: dict[str, int] = {}
-        cont: dict[str, int] = {}
-        for t, i in self.vocab.items():
-            if not t:
-                continue
-            n = len(t)
-            if firsts.get(t[0], 0) < n:
-                firsts[t[0]] = n
-            if n > lp and t.startswith(prefix):
-                cont[t[lp:]] = i
-                if nexts.get(t[lp], 0) < n - lp:
-                    nexts[t[lp]] = n - lp
-        self._firsts, self._nexts, self._cont = firsts, nexts, cont
+        firsts = {t[0]: len(t) for t in sorted(filter(None, self.vocab), key=len)}
+        cont = {t[lp:]: i for t, i in self.vocab.items() if len(t) > lp and t.startswith(prefix)}
+        nexts = {t[0]: len(t) for t in sorted(cont, key=len)}
+        # Built on first use (a load stays cheap); _firsts last, as it tells the index is there.
+        self._nexts, self._cont = nexts, cont
+        self._firsts = firsts
+        return firsts
 
     def _split(self, word: str) -> tuple:
         """HF's greedy longest match, trying at each position only lengths the vocabulary has there.
@@ -122,7 +116,10 @@ class WordPiece(VocabModel):
         id_ = get(word)
         if id_ is not None:  # the whole word is an entry: the longest match there is
             return ((id_, word, 0, n),)
-        end = self._firsts.get(word[0], 0)
+        firsts = self._firsts
+        if firsts is None:
+            firsts = self._index_lengths()
+        end = firsts.get(word[0], 0)
         if end >= n:
             end = n - 1  # the whole word was just tried
         while end:
@@ -221,8 +218,11 @@ class WordPiece(VocabModel):
     @classmethod
     def from_dict(cls, data, *, source="<dict>", where=""):
         vocab = data["vocab"]
-        if not isinstance(vocab, dict) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in vocab.items()
+        # JSON gives exact str keys and int ids: checked by their types in one pass each (the
+        # per-item test is for other mappings).
+        if not isinstance(vocab, dict) or not (
+            set(map(type, vocab)) <= {str} and set(map(type, vocab.values())) <= {int}
+            or all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in vocab.items())
         ):
             raise ValueError("'vocab' must map strings to integer ids")
         return cls(
