@@ -1,6 +1,6 @@
 """Lean BPE entries of words met for the first time, pinned to the general entry (``plan.lean`` off).
 
-``tokcore.fast.plan._lean_entry`` takes byte-level words' ids straight from their UTF-8 bytes and
+``tokcore.fast.entries._lean_entry`` takes byte-level words' ids straight from their UTF-8 bytes and
 takes words holding characters outside the vocabulary through their byte-fallback tokens when no
 merge touches a byte token (``BPE.unknown_as_bytes``). Each is compared with the general
 ``_entry``, which runs the model's ``tokenize`` and maps every token's span, on hand-made models
@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from shared_data import require_shared
 
 import tokcore
-from tokcore.fast.plan import _entry, _lean_entry, word_plan
+from tokcore.fast.entries import _lean_entry
+from tokcore.fast.plan import _entry, word_plan
 from tokcore.models.bpe import BPE, byte_token, bytes_for_unknown
 from tokcore.normalizers.standard import Prepend, Replace
 from tokcore.normalizers.standard import Sequence as NormSeq

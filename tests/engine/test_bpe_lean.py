@@ -1,5 +1,5 @@
 """The BPE fast paths pinned to the reference path: merge cuts of pre-tokenizer-less BPE, lean word
-entries (``tokcore.fast.plan._lean_entry``), one-for-one ``Replace`` and ``Prepend`` alignments,
+entries (``tokcore.fast.entries._lean_entry``), one-for-one ``Replace`` and ``Prepend`` alignments,
 and ``OriginalMapper.map_all`` around inserted special tokens.
 
 Each fast result is compared with what the general code gives for the same input: the reference

@@ -1,4 +1,4 @@
-"""Quick word entries (``tokcore.fast.plan._quick_entry``) pinned to the general entry and the reference path.
+"""Quick word entries (``tokcore.fast.entries._quick_entry``) pinned to the general entry and the reference path.
 
 WordPiece, Unigram and sentencepiece Unigram plans take a new word's tokens straight from the
 model's ``tokenize`` on the word's text (BertPreTokenizer's one or two pieces, Metaspace's one

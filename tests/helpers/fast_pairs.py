@@ -43,7 +43,8 @@ def entries_agree(tok, words) -> int:
     """Each word's quick entry (``plan.quick``) equals the general ``_entry`` (Piece objects, the
     real pre-tokenizer, per-token span mapping), first in the text or not; returns how many
     quick entries were taken (``None`` hands a word to the general path)."""
-    from tokcore.fast.plan import _entry, _quick_entry, word_plan
+    from tokcore.fast.entries import _quick_entry
+    from tokcore.fast.plan import _entry, word_plan
 
     plan = word_plan(tok)
     assert plan is not None and plan.quick is not None and plan.lean is None

@@ -1,6 +1,7 @@
 """Fast paths: caches and plans in front of the one encode core (``tokcore.core.tokenizer``), never a copy of it.
 
 - ``plan``: a word plan per (pre-tokenizer, model) and its cache of finished words.
+- ``entries``: a new word's entry straight from the model's own split (BPE, WordPiece, Unigram).
 - ``words``: the word finders (one regex pass, ``str.split``) that stand in for a pre-tokenizer.
 - ``encode``: the word loops that emit the cached words' tokens into an ``Encoding``.
 - ``views``: the tokenization text without an alignment, where a normalizer allows it.
