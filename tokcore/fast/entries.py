@@ -63,14 +63,10 @@ def _lean_entry(plan, word: str, first: bool) -> tuple | None:
     if len(ids) > 1:
         merge(ids, None)
     tokens = tuple(map(inverse, ids))
-    n = len(ids)
-    if n == 1:
-        stop = nbytes(tokens[0]) - prefixed
-        return ((ids[0],), tokens, (stop,), _ZEROS[1], 1, 1, stop, None, None)
     lens = tuple(map(nbytes, tokens))
     if prefixed:
         lens = (lens[0] - 1, *lens[1:])
-    return _summed(tuple(ids), tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1)
+    return _summed(tuple(ids), tokens, lens, _zeros(len(ids)), 1)
 
 
 def _summed(ids: tuple, tokens: tuple, lens: tuple, wofs: tuple, pieces: int) -> tuple:
@@ -144,7 +140,7 @@ def _by_word_entry(plan, text: str) -> tuple | None:
         return None
     ids, tokens, lens = columns
     n = len(ids)
-    return _summed(ids, tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1)
+    return _summed(ids, tokens, lens, _zeros(n), 1)
 
 
 def _verbatim(word: str, first: bool) -> tuple:
@@ -171,7 +167,7 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
     if not toks:
         return None
     n = len(toks)
-    wofs = _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n
+    wofs = _zeros(n)
     if len(texts) > 1:  # BertPreTokenizer's runs and marks, one after the other
         toks, wofs, at = list(toks), list(wofs), len(texts[0])
         for k in range(1, len(texts)):
@@ -184,7 +180,7 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
         wofs = tuple(wofs)
     elif n == 1 and plan.split is not None:  # one token covering the word (most words met early)
         stop = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
-        return (toks[0][0],), (toks[0][1],), (stop,), wofs, 1, 1, stop, None, None
+        return _summed((toks[0][0],), (toks[0][1],), (stop,), wofs, 1)
     if plan.split is None and max(map(len, toks)) != 4:
         return None
     ids, tokens, starts, stops = zip(*toks)
@@ -222,3 +218,9 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
 _SHARED_ZEROS = 64
 _DOWN = (-1).__add__  # a character position after the prepended one, as a byte position of the word
 _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
+
+
+def _zeros(n: int) -> tuple:
+    """Word offsets of a one-piece word's ``n`` tokens, shared by the cache for short words.
+    ``_zeros(2) == (0, 0)``."""
+    return _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n
