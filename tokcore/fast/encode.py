@@ -201,7 +201,7 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     else:
         firsts = accumulate(ks, initial=word)
         token_firsts = chain.from_iterable(map(repeat, firsts, counts))
-        words.extend([f + o for f, o in zip(token_firsts, chain.from_iterable(map(_WOFS, ents)))])
+        words.extend(map(add, token_firsts, chain.from_iterable(map(_WOFS, ents))))
     return word + n_words
 
 
