@@ -56,7 +56,7 @@ def _ascii_view(normalizer, text: str) -> str | None:
     if t is n.Replace:
         return text if normalizer._rx.search(text) is None else None
     if t is n.BertNormalizer:
-        if normalizer.clean_text:
+        if normalizer.clean_text and not text.isprintable():  # printable ASCII has no space but " "
             text = text.translate(n._SPACE_TABLE)
             if not text.isprintable():
                 return None  # a control character to drop: positions move
@@ -107,12 +107,19 @@ def _bert_same_place(normalizer, text: str) -> str | None:
         text = text.translate(n._SPACE_TABLE)
         if not text.isprintable():
             return None  # a control character to drop (or an unassigned one: the general path decides)
-    if _bert_strips(normalizer) and (not unicodedata.is_normalized("NFD", text)
-                                     or "1" in text.translate(n._DROP_MARKS[n.is_nonspacing_mark])):
+    strips = _bert_strips(normalizer)
+    if strips and not unicodedata.is_normalized("NFD", text):
         return None
+    if normalizer.lowercase:
+        text = _ascii_lowered(text)
+        if text is None:
+            return None
     if normalizer.handle_chinese_chars and n._CJK.search(text):
         return None
-    return _ascii_lowered(text) if normalizer.lowercase else text
+    # The slowest test last (a table lookup per character): no Mn mark to drop.
+    if strips and "1" in text.translate(n._DROP_MARKS[n.is_nonspacing_mark]):
+        return None
+    return text
 
 
 _WIDE_SPACE = __import__("regex").compile("[%s]" % "".join(c for c in n._SPACE_TABLE_CHARS if not c.isascii()))

@@ -126,6 +126,9 @@ def _parts(ns: NormalizedString) -> str:
     if not ns.normalized:
         return chr(width)
     spans = ns.alignments()
+    if spans.count((0, 1)) == len(spans):  # the character's own part alone (most characters)
+        n = len(ns.normalized.encode("utf-8", "surrogatepass"))
+        return chr(width + 5 * n) if n <= _WIDEST else _ALONE
     runs: list[list] = []
     for ch, span in zip(ns.normalized, spans):
         if runs and runs[-1][0] == span:
