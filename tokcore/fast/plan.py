@@ -304,12 +304,19 @@ def _joined_entry(plan: WordPlan, word: str) -> tuple | None:
     if got is None or len(got[0]) < 2:
         return None
     cache = plan.cache
-    ids = tokens = lens = wofs = ()
+    ids: list = []
+    tokens: list = []
+    lens: list = []
+    wofs: list = []
     nbytes = 0
     for k, text in enumerate(got[0]):
         e = cache.get(text) or _entry(plan, text, False, 1)
         if e[2] is None or e[4] != 1:
             return None
-        # Tuples joined in turn: a word has a few pieces (mostly a run and one mark).
-        ids, tokens, lens, wofs, nbytes = ids + e[0], tokens + e[1], lens + e[2], wofs + (k,) * e[5], nbytes + e[6]
-    return ids, tokens, lens, wofs, k + 1, len(ids), nbytes, None, None
+        # Lists grown in place: a word of punctuation alone ("!!!...") has as many pieces as characters.
+        ids += e[0]
+        tokens += e[1]
+        lens += e[2]
+        wofs += (k,) * e[5]
+        nbytes += e[6]
+    return tuple(ids), tuple(tokens), tuple(lens), tuple(wofs), k + 1, len(ids), nbytes, None, None
