@@ -46,8 +46,8 @@ class WordPlan:
     it starts the tokenization text (Metaspace's ``prepend_scheme="first"``).
     """
 
-    __slots__ = ("cache", "cut", "first", "lean", "needs_prefix", "one_word", "origin_matters", "pieces", "prefix",
-                 "by_word", "piece_bytes", "quick", "replacement", "separators", "split", "tokenize", "words")
+    __slots__ = ("cache", "cut", "first", "joins", "lean", "needs_prefix", "one_word", "origin_matters", "pieces",
+                 "prefix", "by_word", "piece_bytes", "quick", "replacement", "separators", "split", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -78,6 +78,8 @@ class WordPlan:
         # WordPiece and plain HF Unigram: the model's tokenize without its own word cache (the
         # plan's is in front); its tokens cover each text end to end (see _quick_entry).
         self.split = None
+        # BertPreTokenizer: a word of several pieces is its pieces' entries in turn (_joined_entry).
+        self.joins = False
 
 
 def _deterministic(model) -> bool:
@@ -161,6 +163,7 @@ def _build_plan(pre, model) -> WordPlan | None:
         plan = WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok)
         if t is pt.BertPreTokenizer:
             plan.quick = _bert_pieces(pt.PUNCT_CLASSES, pt._ASCII_PUNCT)
+            plan.joins = True
             _wordpiece_split(plan, model)
         return plan
     if t is pt.Metaspace:
@@ -250,7 +253,11 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     if hit is not None:
         return hit
     if plan.lean is not None or plan.quick is not None:
-        out = _lean_entry(plan, word, first) if plan.lean is not None else _quick_entry(plan, word, first)
+        out = None
+        if plan.joins and not first and not word.isalnum():  # alphanumeric: one piece
+            out = _joined_entry(plan, word)
+        if out is None:
+            out = _lean_entry(plan, word, first) if plan.lean is not None else _quick_entry(plan, word, first)
         if out is not None:
             if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
                 cache[word] = out
@@ -286,3 +293,30 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
         cache[word] = out
     return out
+
+
+def _joined_entry(plan: WordPlan, word: str) -> tuple | None:
+    """``_entry``'s result for a word ``plan.quick`` cuts into several pieces (BertPreTokenizer's
+    runs and marks: each a word of one piece to the pre-tokenizer, tokenized on its own): the
+    pieces' entries (found or made, and kept, as words) one after the other, each token's word
+    offset its piece's. ``None``: one piece, or a piece whose tokens do not cover it end to end."""
+    got = plan.quick(word, False)
+    if got is None or len(got[0]) < 2:
+        return None
+    cache = plan.cache
+    ids: list = []
+    tokens: list = []
+    lens: list = []
+    wofs: list = []
+    nbytes = 0
+    for k, text in enumerate(got[0]):
+        e = cache.get(text) or _entry(plan, text, False, 1)
+        if e[2] is None or e[4] != 1:
+            return None
+        # Lists grown in place: a word of punctuation alone ("!!!...") has as many pieces as characters.
+        ids += e[0]
+        tokens += e[1]
+        lens += e[2]
+        wofs += (k,) * e[5]
+        nbytes += e[6]
+    return tuple(ids), tuple(tokens), tuple(lens), tuple(wofs), k + 1, len(ids), nbytes, None, None

@@ -19,6 +19,7 @@ from functools import cache
 
 from ..core.original_offsets import ShiftMapper
 from ..normalizers import standard as n
+from ..normalizers.bert_chars import BertText
 
 # -- normalization that moves nothing ----------------------------------------------------------
 
@@ -34,7 +35,7 @@ def same_place_view(normalizer, text: str) -> str | None:
         return text
     if text.isascii():
         return _ascii_view(normalizer, text)
-    return _unicode_view(normalizer, text, frozenset(_NON_ASCII.findall(text)))
+    return _unicode_view(normalizer, text)
 
 
 _NON_ASCII = __import__("regex").compile(r"[^\x00-\x7f]")
@@ -55,7 +56,7 @@ def _ascii_view(normalizer, text: str) -> str | None:
     if t is n.Replace:
         return text if normalizer._rx.search(text) is None else None
     if t is n.BertNormalizer:
-        if normalizer.clean_text:
+        if normalizer.clean_text and not text.isprintable():  # printable ASCII has no space but " "
             text = text.translate(n._SPACE_TABLE)
             if not text.isprintable():
                 return None  # a control character to drop: positions move
@@ -64,13 +65,13 @@ def _ascii_view(normalizer, text: str) -> str | None:
     return None
 
 
-def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
-    """``_ascii_view`` for text with the non-ASCII characters ``others``, each of which must come
-    through unchanged (ASCII ones may change, into ASCII)."""
+def _unicode_view(normalizer, text: str) -> str | None:
+    """``_ascii_view`` for text with non-ASCII characters, each of which must come through
+    unchanged (ASCII ones may change, into ASCII)."""
     t = type(normalizer)
     if t is n.Sequence:
         for child in normalizer.normalizers:
-            text = _unicode_view(child, text, others)
+            text = _unicode_view(child, text)
             if text is None:
                 return None
         return text
@@ -78,25 +79,50 @@ def _unicode_view(normalizer, text: str, others: frozenset) -> str | None:
         # What the normalizer itself asks before doing anything (tokcore.unicode_norm).
         return text if unicodedata.is_normalized(t.form, text) else None
     if t is n.StripAccents:
-        return None if any(map(n.is_mark, others)) else text
+        return None if any(map(n.is_mark, _NON_ASCII.findall(text))) else text
     if t is n.Lowercase:
-        return text.lower() if all(c.lower() == c for c in others) else None
+        return _ascii_lowered(text)
     if t is n.Replace:
         return text if normalizer._rx.search(text) is None else None
     if t is n.BertNormalizer:
-        for c in others:
-            if normalizer.clean_text and (c in n._SPACE_TABLE_CHARS or not c.isprintable() or c == "\ufffd"):
-                return None  # a wider space becomes " ", a control is dropped
-            if not _bert_keeps(normalizer, c):
-                return None
-        if _bert_strips(normalizer) and not unicodedata.is_normalized("NFD", text):
-            return None
-        if normalizer.clean_text:
-            text = text.translate(n._SPACE_TABLE)
-            if not text.isprintable():
-                return None
-        return text.lower() if normalizer.lowercase else text
+        return _bert_same_place(normalizer, text)
     return None
+
+
+def _ascii_lowered(text: str) -> str | None:
+    """``text.lower()`` when it changes no non-ASCII character (whole-text lowering equals
+    lowering ASCII bytes alone), else ``None``. ``_ascii_lowered("Ab’") == "ab’"``."""
+    lowered = text.lower()
+    same = lowered.encode("utf-8", "surrogatepass") == text.encode("utf-8", "surrogatepass").lower()
+    return lowered if same else None
+
+
+def _bert_same_place(normalizer, text: str) -> str | None:
+    """``_unicode_view`` for BertNormalizer: C-level passes over the text, each one of its steps
+    that could touch a non-ASCII character: a space wider than one byte or a control (clean_text),
+    a CJK character, an accent (NFD, then its Mn marks dropped) or a capital."""
+    if normalizer.clean_text and (not text.isprintable() or "\ufffd" in text):
+        if "\ufffd" in text or _WIDE_SPACE.search(text):
+            return None  # dropped, or a wider space becoming " "
+        text = text.translate(n._SPACE_TABLE)
+        if not text.isprintable():
+            return None  # a control character to drop (or an unassigned one: the general path decides)
+    strips = _bert_strips(normalizer)
+    if strips and not unicodedata.is_normalized("NFD", text):
+        return None
+    if normalizer.lowercase:
+        text = _ascii_lowered(text)
+        if text is None:
+            return None
+    if normalizer.handle_chinese_chars and n._CJK.search(text):
+        return None
+    # The slowest test last (a table lookup per character): no Mn mark to drop.
+    if strips and "1" in text.translate(n._DROP_MARKS[n.is_nonspacing_mark]):
+        return None
+    return text
+
+
+_WIDE_SPACE = __import__("regex").compile("[%s]" % "".join(c for c in n._SPACE_TABLE_CHARS if not c.isascii()))
 
 
 def _bert_strips(normalizer) -> bool:
@@ -285,5 +311,5 @@ def deferred_view_for(normalizer):
     with a ``mapper(raw)`` method maps its spans back without the normalizer's alignment.
     ``deferred_view_for(<botchan .model normalizer>)("a b") == "▁a▁b"``."""
     if type(normalizer) is n.BertNormalizer:
-        return None if not normalizer.clean_text else (lambda text: deleting_view(normalizer, text))
+        return BertText(normalizer)
     return _sentencepiece_view_for(normalizer) or _prefix_replace_for(normalizer)

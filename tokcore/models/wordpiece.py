@@ -53,7 +53,7 @@ class WordPiece(VocabModel):
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
         self._inverse = dict(zip(self.vocab.values(), self.vocab))
-        self._firsts = None  # the length index, built on the first split (_index_lengths)
+        self._lookup = None  # the length index and what _split reads, built on its first call (_index_lengths)
         self._cache: dict[str, tuple] = {}
 
     def __setattr__(self, name: str, value) -> None:
@@ -62,7 +62,7 @@ class WordPiece(VocabModel):
         if name[0] != "_" and "_cache" in self.__dict__:
             if name == "vocab":
                 self._inverse = dict(zip(value.values(), value))
-            self._firsts = None
+            self._lookup = None
             self._cache = {}
 
     # ------------------------------------------------------------------ encoding
@@ -85,10 +85,10 @@ class WordPiece(VocabModel):
             )
         return ((id_, self.unk_token, 0, len(word)),)
 
-    def _index_lengths(self) -> dict[str, int]:
-        # Per character, the longest entry starting with it (``_firsts``) and the longest
-        # continuation starting with it after the prefix (``_nexts``; the continuations, prefix
-        # removed, in ``_cont``): no longer substring there can be in the vocabulary, so the search
+    def _index_lengths(self) -> tuple:
+        # Per character, the longest entry starting with it (``firsts``) and the longest
+        # continuation starting with it after the prefix (``nexts``; the continuations, prefix
+        # removed, in ``cont``): no longer substring there can be in the vocabulary, so the search
         # starts at that length. A script the vocabulary barely covers then costs one or two
         # lookups per character instead of one per remaining length.
         # Shortest first, so each character's last (longest) entry wins in the comprehensions.
@@ -97,10 +97,9 @@ class WordPiece(VocabModel):
         firsts = {t[0]: len(t) for t in sorted(filter(None, self.vocab), key=len)}
         cont = {t[lp:]: i for t, i in self.vocab.items() if len(t) > lp and t.startswith(prefix)}
         nexts = {t[0]: len(t) for t in sorted(cont, key=len)}
-        # Built on first use (a load stays cheap); _firsts last, as it tells the index is there.
-        self._nexts, self._cont = nexts, cont
-        self._firsts = firsts
-        return firsts
+        # Built on first use (a load stays cheap), in one tuple (one attribute read per split).
+        self._lookup = (self.vocab, firsts, nexts, cont, prefix, self.max_input_chars_per_word)
+        return self._lookup
 
     def _split(self, word: str) -> tuple:
         """HF's greedy longest match, trying at each position only lengths the vocabulary has there.
@@ -110,29 +109,26 @@ class WordPiece(VocabModel):
         n = len(word)
         if not n:
             return ()
-        if n > self.max_input_chars_per_word:
+        vocab, firsts, nexts, cont, prefix, most = self._lookup or self._index_lengths()
+        if n > most:
             return self._unknown(word)
-        get = self.vocab.get
+        get = vocab.get
         id_ = get(word)
         if id_ is not None:  # the whole word is an entry: the longest match there is
             return ((id_, word, 0, n),)
-        firsts = self._firsts
-        if firsts is None:
-            firsts = self._index_lengths()
         end = firsts.get(word[0], 0)
         if end >= n:
             end = n - 1  # the whole word was just tried
         while end:
-            id_ = get(word[:end])
+            head = word[:end]
+            id_ = get(head)
             if id_ is not None:
                 break
             end -= 1
         else:
             return self._unknown(word)
-        out = [(id_, word[:end], 0, end)]
-        prefix = self.continuing_subword_prefix
-        nexts = self._nexts
-        get = self._cont.get
+        out = [(id_, head, 0, end)]
+        get = cont.get
         start = end
         while start < n:
             end = start + nexts.get(word[start], 0)

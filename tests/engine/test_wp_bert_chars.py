@@ -1,0 +1,129 @@
+"""BertNormalizer character by character (``tokcore.normalizers.bert_chars``) pinned to the normalizer.
+
+``BertText`` gives the view the lane tokenizes and a mapper that turns the view's byte spans
+into raw ones; both must equal what the normalizer itself makes of the whole text (its text, and
+``OriginalMapper`` over its alignment) for every option set, on text that mixes what each step
+rewrites: accents precomposed and combining (also out of canonical order), capitals, CJK, wide
+spaces, controls, format characters, ``Σ`` and ``İ``. Also the cheap same-place checks of
+``tokcore.fast.views`` on the same text, and lane results against the reference path.
+"""
+
+from __future__ import annotations
+
+import fast_pairs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tokcore.core.normalized import NormalizedString
+from tokcore.core.offsets import char_to_byte_table
+from tokcore.core.original_offsets import OriginalMapper
+from tokcore.fast.views import same_place_view
+from tokcore.normalizers.bert_chars import BertMapper, BertText
+from tokcore.normalizers.standard import BertNormalizer
+
+OPTIONS = {
+    "uncased": {},
+    "cased": {"lowercase": False},
+    "cased-strip": {"lowercase": False, "strip_accents": True},
+    "lower-keep-accents": {"strip_accents": False},
+    "raw": {"clean_text": False},
+    "no-cjk": {"handle_chinese_chars": False},
+}
+PIECES = ["a", "B", "Hello", "wörld", "É", "e\u0301", "o\u0301\u0331", "\u0331", "\u0301", "Дом", "й", "Σ", "ΣΑ", "İ",
+          "ﬁ", "中", "国", "\uf900", "\u3000", "\u00a0", "\u2000", " ", "  ", "\t", "\n", "\x00", "\x7f", "\u200d", "\u00ad",
+          "\ufffd", "नमस्ते", "ไทย", "مَرحبا", "😀", "K", "!", "'", "\u1734", "\U0002a6e0", "\u00e9" + "\u0301" * 31]
+texts = st.lists(st.sampled_from(PIECES), max_size=12).map("".join) | st.text(max_size=12)
+
+
+def reference(normalizer: BertNormalizer, text: str) -> NormalizedString:
+    return normalizer.normalize(NormalizedString(text))
+
+
+@pytest.mark.parametrize("opts", list(OPTIONS))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts, data=st.data())
+def test_view_and_mapper_are_the_normalizers(opts, text, data):
+    normalizer = BertNormalizer(**OPTIONS[opts])
+    bert = BertText(normalizer)
+    view = bert(text)
+    if view is None:
+        return
+    ns = reference(normalizer, text)
+    assert view == ns.normalized
+    mapper = bert.mapper(text)
+    if mapper is None:
+        return
+    table = char_to_byte_table(view)
+    at = st.integers(0, len(view))
+    spans = [(table[a], table[b]) for a, b in map(sorted, data.draw(st.lists(st.tuples(at, at), max_size=6)))]
+    spans += [tuple(sorted(p)) for p in data.draw(st.lists(st.tuples(*[st.integers(0, table[-1])] * 2), max_size=3))]
+    ref = OriginalMapper(ns)
+    for span in spans:
+        assert mapper.map_all([span, None]) == ref.map_all([span, None]), span
+    # Every word of the view at once, as a tokenizer's spans come (the mapper's own positions).
+    words = [(table[a], table[a + len(w)]) for a, w in _words(view)]
+    assert mapper.map_all([None, *words, None]) == ref.map_all([None, *words, None])
+
+
+def _words(view: str) -> list:
+    out, pos = [], 0
+    for w in view.split(" "):
+        if w:
+            out.append((pos, w))
+        pos += len(w) + 1
+    return out
+
+
+def test_common_multilingual_text_takes_the_view_and_the_mapper():
+    bert = BertText(BertNormalizer())
+    for text in ["Héllo Wörld", "Всеобщая декларация прав человека", "世界人权宣言 第一条", "सभी मनुष्यों को",
+                 "ΟΙΚΟΥΜΕΝΙΚΗ ΔΙΑΚΗΡΥΞΗ", "كل الناس", "ข้อ ๑", "Tab\there\u200d"]:
+        view = bert(text)
+        assert view == reference(BertNormalizer(), text).normalized
+        mapper = bert.mapper(text)
+        table = char_to_byte_table(view)
+        words = [(table[a], table[a + len(w)]) for a, w in _words(view)]
+        # Each word maps through the mapper's own positions (no fallback to the whole alignment).
+        assert type(mapper) is BertMapper and all(w[0] in mapper.starts and w[1] in mapper.stops for w in words)
+
+
+def test_marks_out_of_canonical_order_take_the_normalizer():
+    # NFD reorders the dot below before the acute: no longer character by character.
+    bert = BertText(BertNormalizer())
+    assert bert("o\u0301\u0323") is None and bert("Mó̱ma") is None
+    assert bert("\u00e9" + "\u0301" * 40) is None  # a run of marks unicode_pieces keeps whole
+    assert bert("x" + "\u0301" * 40) == "x"  # in NFD already: nothing to reorder
+    assert bert("a\u0301\x00\u0323") is None  # clean_text joins the marks, NFD then reorders them
+
+
+@pytest.mark.parametrize("opts", list(OPTIONS))
+@settings(max_examples=150, deadline=None)
+@given(text=texts)
+def test_same_place_view_on_multilingual_text(opts, text):
+    normalizer = BertNormalizer(**OPTIONS[opts])
+    view = same_place_view(normalizer, text)
+    if view is None:
+        return
+    ns = reference(normalizer, text)
+    assert ns.normalized == view
+    assert ns.alignments() == [(i, i + 1) for i in range(len(text))]
+    assert len(view.encode("utf-8", "surrogatepass")) == len(text.encode("utf-8", "surrogatepass"))
+
+
+def test_same_place_view_keeps_and_refuses():
+    uncased, cased = BertNormalizer(), BertNormalizer(lowercase=False)
+    assert same_place_view(uncased, "Привет, мир") is None  # capitals lowered: bytes alike, not the same
+    assert same_place_view(uncased, "привет, мир") == "привет, мир"
+    assert same_place_view(uncased, "нашей") is None  # й is и and a breve, which goes
+    assert same_place_view(cased, "Héllo\tWörld") == "Héllo Wörld"
+    assert same_place_view(uncased, "नमस्ते") is None  # vowel signs are Mn marks
+    assert same_place_view(cased, "中") is None and same_place_view(cased, "a\u3000b") is None
+
+
+@pytest.mark.parametrize("name", ["minilm/tokenizer.json", "trained/bert_cased_wordpiece.json"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_lane_results_equal_the_reference(name, text):
+    fast, ref = fast_pairs.pair_for("hf", name)
+    fast_pairs.assert_same_results(fast, ref, text)

@@ -1,0 +1,173 @@
+"""BertNormalizer one character at a time: its text, and its alignment as arithmetic on byte lengths.
+
+Each step of ``BertNormalizer`` (clean_text, the spaces around CJK characters, NFD with its Mn
+marks dropped, lower-casing) rewrites every character on its own, save for NFD's reordering
+of marks (and the long runs of marks ``unicode_pieces`` keeps whole). A text that needs none
+of that is normalized as the concatenation of what the normalizer makes of each of its
+characters alone, and every view character made from a raw character aligns to that whole
+character (``NormalizedString.rebuild``'s rules; the CJK spaces are inserted text, aligned to
+nothing). ``BertText`` keeps, per code point met, the normalizer's own result for the
+character alone, so a text's view is one ``str.translate``, and its ``mapper`` turns view byte
+offsets into raw ones through the running sums of the characters' byte lengths.
+
+Left out: the views of other normalizers (``tokcore.fast.views``); the whole-text alignment
+(``tokcore.core.normalized``), which the mapper asks for when a span does not start and end
+at the view's characters that came from raw ones.
+"""
+
+from __future__ import annotations
+
+import copy
+import unicodedata
+from itertools import accumulate, compress, count, islice, repeat
+from operator import is_, itemgetter
+
+from ..core.normalized import NormalizedString
+from ..core.offsets import SENTINEL
+from ..core.original_offsets import OriginalMapper
+from .standard import BertNormalizer, bert_clean_text
+from .unicode_pieces import _LONG_MARK_RUN, _PER_CHAR, TABLE_CAPACITY
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_NFD = _PER_CHAR["NFD"]  # code point -> its NFD alone (unicode_pieces.decomposed_pieces' table)
+# A part of a character's normalization is coded as one character: raw bytes + 5 * view bytes
+# (_RAW_LEN, _VIEW_LEN and _KEPT read the codes, as bytes); _ALONE: not one part of the character.
+_ALONE = "\xff"
+_WIDEST = 50  # view bytes a code can tell (_ALONE past it)
+_RAW_LEN = bytes(c % 5 for c in range(256))
+_VIEW_LEN = bytes(c // 5 for c in range(256))
+_KEPT = bytes(int(c % 5 > 0 and 5 <= c < 255) for c in range(256))  # a raw character that is in the view
+
+
+class _FactTable(dict):
+    """``str.translate`` table: code point -> field ``field`` of ``facts(cp)``, filled on first sight."""
+
+    __slots__ = ("facts", "field")
+
+    def __init__(self, facts, field: int):
+        super().__init__()
+        self.facts, self.field = facts, field
+
+    def __missing__(self, cp: int) -> str:
+        return self.facts(cp)[self.field]
+
+
+class BertText:
+    """``BertNormalizer``'s text of a text that it rewrites character by character (else ``None``),
+    from the normalizer's own result for each character alone (kept per code point, per object:
+    a fresh tokenizer starts empty). ``BertText(BertNormalizer())("Héllo 中") == "hello  中 "``.
+    """
+
+    __slots__ = ("cleaned", "codes", "normalizer", "strips", "text_of")
+
+    def __init__(self, normalizer: BertNormalizer):
+        if type(normalizer) is not BertNormalizer:
+            raise TypeError(f"BertText reads a BertNormalizer's options, got {type(normalizer).__name__}")
+        # The normalizer as it is now: results read later map their offsets as they were encoded.
+        self.normalizer = copy.deepcopy(normalizer)
+        self.strips = normalizer.lowercase if normalizer.strip_accents is None else normalizer.strip_accents
+        # Per code point: the text of the character alone, and the codes of its parts (the raw
+        # character's own, or a CJK space inserted before or after it, of no raw bytes).
+        self.text_of, self.codes = (_FactTable(self._facts, k) for k in range(2))
+        self.cleaned = _FactTable(self._cleaned, 0)  # clean_text alone (to check NFD on)
+
+    def _facts(self, cp: int) -> tuple[str, str]:
+        ns = self.normalizer.normalize(NormalizedString(chr(cp)))
+        facts = (ns.normalized, _parts(ns))
+        if len(self.text_of) < TABLE_CAPACITY:  # text running through all of Unicode keeps no table of it
+            self.text_of[cp], self.codes[cp] = facts
+        return facts
+
+    def _cleaned(self, cp: int) -> tuple[str]:
+        out = (bert_clean_text(NormalizedString(chr(cp))).normalized,)
+        if len(self.cleaned) < TABLE_CAPACITY:
+            self.cleaned[cp] = out[0]
+        return out
+
+    def __call__(self, raw: str) -> str | None:
+        if self.strips and not raw.isascii():
+            # NFD runs after clean_text (which may join marks by dropping what stood between them);
+            # the CJK spaces only part them. Each character's NFD in turn must be the text's NFD.
+            source = raw
+            if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
+                source = raw.translate(self.cleaned)
+            if not unicodedata.is_normalized("NFD", source) and (
+                    not unicodedata.is_normalized("NFD", source.translate(_NFD)) or _LONG_MARK_RUN.search(source)):
+                return None
+        return raw.translate(self.text_of)
+
+    def mapper(self, raw: str) -> BertMapper | None:
+        """The mapper of this view of ``raw`` (a text ``__call__`` gave a view of), or ``None`` when
+        a character's normalization is not in one part (the normalizer's alignment then)."""
+        codes = raw.translate(self.codes).encode("latin-1")
+        if 255 in codes:
+            return None
+        # Contract position (1-based) of the raw byte at each part's start, by its view byte.
+        view_at = list(accumulate(codes.translate(_VIEW_LEN), initial=0))
+        raw_at = list(accumulate(codes.translate(_RAW_LEN), initial=1))
+        kept = codes.translate(_KEPT)
+        if 0 not in kept:  # every part is a raw character, none dropped
+            starts = stops = dict(zip(view_at, raw_at))
+        else:
+            # Only parts that are raw characters kept: dropped characters and inserted spaces give
+            # no position (a span starting or ending there takes the normalizer's alignment).
+            starts = dict(zip(compress(view_at, kept), compress(raw_at, kept)))
+            stops = dict(zip(compress(islice(view_at, 1, None), kept), compress(islice(raw_at, 1, None), kept)))
+        return BertMapper(starts, stops, self.normalizer, raw)
+
+
+def _parts(ns: NormalizedString) -> str:
+    """The codes of the parts of one character's normalization ``ns`` (raw bytes + 5 * view bytes):
+    runs of view characters with the same alignment (the character, or an inserted space), or
+    the dropped character alone; ``_ALONE`` for a normalization that is not one part of the
+    character between inserted ones. ``_parts(BertNormalizer().normalize(NormalizedString("中")))
+    == chr(5) + chr(3 + 15) + chr(5)``."""
+    width = len(ns.original.encode("utf-8", "surrogatepass"))
+    if not ns.normalized:
+        return chr(width)
+    spans = ns.alignments()
+    if spans.count((0, 1)) == len(spans):  # the character's own part alone (most characters)
+        n = len(ns.normalized.encode("utf-8", "surrogatepass"))
+        return chr(width + 5 * n) if n <= _WIDEST else _ALONE
+    runs: list[list] = []
+    for ch, span in zip(ns.normalized, spans):
+        if runs and runs[-1][0] == span:
+            runs[-1][1] += ch
+        else:
+            runs.append([span, ch])
+    sources = [span for span, _ in runs]
+    lens = [len(text.encode("utf-8", "surrogatepass")) for _, text in runs]
+    if sources.count((0, 1)) != 1 or not set(sources) <= {(0, 0), (0, 1), (1, 1)} or max(lens) > _WIDEST:
+        return _ALONE
+    return "".join(chr((width if span == (0, 1) else 0) + 5 * n) for span, n in zip(sources, lens))
+
+
+class BertMapper:
+    """Maps 0-based byte spans of a ``BertText`` view to contract spans of the raw text: a span that
+    starts at a raw character's first view byte and ends after its last one's (``starts``,
+    ``stops``: view byte -> contract position) maps through them; any other list takes the
+    normalizer's alignment (``OriginalMapper``), which gives the same on those spans.
+    ``BertMapper({0: 1, 1: 3}, {1: 3, 2: 4}, None, "éa").map_all([(0, 1), None]) == [(1, 3), (0, 0)]``."""
+
+    identity = False
+    __slots__ = ("normalizer", "raw", "starts", "stops")
+
+    def __init__(self, starts: dict, stops: dict, normalizer, raw: str):
+        self.starts, self.stops, self.normalizer, self.raw = starts, stops, normalizer, raw
+
+    def map_all(self, spans) -> list:
+        """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes."""
+        present = spans if None not in spans else [s for s in spans if s is not None]
+        begins = list(map(self.starts.get, map(_FIRST, present)))
+        ends = list(map(self.stops.get, map(_SECOND, present)))
+        if None in begins or None in ends:
+            return OriginalMapper(self.normalizer.normalize(NormalizedString(self.raw))).map_all(spans)
+        # An empty or reversed span keeps its start, as OriginalMapper's.
+        mapped = list(zip(begins, map(max, begins, ends)))
+        if present is not spans:
+            for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
+                mapped.insert(i, SENTINEL)
+        return mapped
+
+    def map(self, span: tuple[int, int]) -> tuple[int, int]:
+        return self.map_all([span])[0]
