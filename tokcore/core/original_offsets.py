@@ -160,31 +160,32 @@ class ShiftMapper:
     """
 
     identity = False
-    __slots__ = ("head", "inside", "old_len", "starts")
+    __slots__ = ("head", "inside", "starts")
 
     def __init__(self, raw: str, head: int, old: str | None = None, new: str | None = None):
         self.head = head
         # starts: the 1-based raw position of every view byte as a span's start, or None when a view
-        # byte past the prefix is a raw byte (nothing replaced, or ASCII by ASCII); inside: 1 at each
-        # byte of a replacement but its last (a span ending after it ends old_len later).
+        # byte past the prefix is a raw byte (nothing replaced, or ASCII by ASCII); inside: the raw
+        # bytes a span's stop moves on by, the replaced character's length at a stop inside a
+        # replacement (its bytes after the first), else 0.
         self.starts = self.inside = None
-        if old is None or old == new or old not in raw or (old.isascii() and new.isascii()):
+        if old is None or old not in raw:
             return
-        o_len, n_len = len(old.encode("utf-8", "surrogatepass")), len(new.encode("utf-8", "surrogatepass"))
+        shape = _SHAPES.get((old, new))
+        if shape is None:
+            shape = _SHAPES[(old, new)] = _shape_of(old, new)
+        if shape is _SAME_BYTES:
+            return
+        marker, steps_table, at_start, at_stop = shape
         data = raw.encode("utf-8", "surrogatepass")
-        if o_len == 1:
-            table = _STEP_TABLES.get(old)
-            if table is None:
-                table = _STEP_TABLES[old] = bytes(2 if b == ord(old) else 1 for b in range(256))
-            steps = data.translate(table)
-        else:  # 0xFF is never in UTF-8: it marks each replaced character (self-synchronizing, so exact)
-            steps = data.replace(old.encode("utf-8", "surrogatepass"), b"\xff").translate(_STEP_TABLES["\xff"])
-        # Raw bytes advanced per view byte: 1 per unchanged byte, the replaced character's length at
-        # the last byte of its replacement, 0 in the prefix and at a replacement's other bytes.
+        if marker is not None:  # 0xFF is never in UTF-8: it marks each replaced character (self-synchronizing)
+            data = data.replace(marker, b"\xff")
+        # Raw bytes advanced per view byte: 1 per unchanged byte, 0 in the prefix and at a
+        # replacement's bytes but its last, which advances by the replaced character's length.
+        steps = data.translate(steps_table)
         pad = bytes(head)
-        self.starts = list(accumulate(pad + steps.replace(b"\x02", bytes(n_len - 1) + bytes((o_len,))), initial=1))
-        self.inside = pad + steps.translate(_INSIDE_TABLE).replace(b"\x02", b"\x01" * (n_len - 1) + b"\x00")
-        self.old_len = o_len
+        self.starts = list(accumulate(pad + steps.replace(b"\x02", at_start), initial=1))
+        self.inside = pad + b"\x00" + steps.translate(_INSIDE_TABLE).replace(b"\x02", at_stop)
 
     def map(self, span: tuple[int, int]) -> tuple[int, int]:
         bs, be = span
@@ -192,31 +193,63 @@ class ShiftMapper:
             start = max(bs - self.head, 0) + 1
             return (start, start) if be <= bs else (start, max(be - self.head, 0) + 1)
         start = self.starts[bs]
-        if be <= bs:
-            return (start, start)
-        return (start, self.starts[be] + self.old_len if self.inside[be - 1] else self.starts[be])
+        return (start, start) if be <= bs else (start, self.starts[be] + self.inside[be])
 
     def map_all(self, spans: list) -> list:
         """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes."""
-        present = spans if None not in spans else [s for s in spans if s is not None]
-        begins = list(map(_FIRST, present))
-        stops = list(map(_SECOND, present))
-        if any(map(le, stops, begins)):
-            mapped = list(map(self.map, present))
-        elif self.starts is None:
-            base, one = repeat(1 - self.head), repeat(1)
-            mapped = list(zip(map(max, map(add, begins, base), one), map(max, map(add, stops, base), one)))
-        elif any(map(self.inside.__getitem__, map(sub, stops, repeat(1)))):
-            mapped = list(map(self.map, present))  # an end inside a replacement (a rare cut)
-        else:
-            # The table rises with the byte: a span never comes out reversed.
-            mapped = list(zip(map(self.starts.__getitem__, begins), map(self.starts.__getitem__, stops)))
-        if present is not spans:
-            for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
-                mapped.insert(i, SENTINEL)
+        # Inserted special tokens (None) around the text's tokens (a template's) are sliced off.
+        n = len(spans)
+        lead = tail = 0
+        while tail < n and spans[n - 1 - tail] is None:
+            tail += 1
+        if tail == n:
+            return [SENTINEL] * n
+        while spans[lead] is None:
+            lead += 1
+        present = spans[lead:n - tail] if lead or tail else spans
+        mapped = self._common(present) if len(present) > 1 else None
+        if mapped is None:
+            mapped = [SENTINEL if s is None else self.map(s) for s in present]
+        if lead or tail:
+            return [*repeat(SENTINEL, lead), *mapped, *repeat(SENTINEL, tail)]
         return mapped
 
+    def _common(self, spans: list) -> list | None:
+        """``map_all`` of two or more spans, each non-empty and none inside a replacement, in a few
+        C calls (``None``: not so)."""
+        try:
+            begins = list(map(_FIRST, spans))
+        except TypeError:  # an inserted token among the text's
+            return None
+        stops = list(map(_SECOND, spans))
+        if any(map(le, stops, begins)):
+            return None
+        if self.starts is None:
+            base, one = repeat(1 - self.head), repeat(1)
+            return list(zip(map(max, map(add, begins, base), one), map(max, map(add, stops, base), one)))
+        if any(itemgetter(*stops)(self.inside)):
+            return None
+        get = self.starts
+        if begins[1:] == stops[:-1]:  # tokens end to end: each boundary looked up once
+            ends = itemgetter(begins[0], *stops)(get)
+            return list(zip(ends, ends[1:]))
+        # The table rises with the byte: a span never comes out reversed.
+        return list(zip(itemgetter(*begins)(get), itemgetter(*stops)(get)))
 
-# Per replaced ASCII character (and "\xff", the mark of a longer one): byte -> 2 for it, else 1.
-_STEP_TABLES = {"\xff": bytes(2 if b == 0xFF else 1 for b in range(256))}
+
+_SAME_BYTES = object()  # _shape_of: nothing to map beyond the prefix
+_SHAPES: dict = {}  # (old, new) -> _shape_of(old, new)
 _INSIDE_TABLE = bytes(2 if b == 2 else 0 for b in range(256))  # steps -> 2 at a replaced character, else 0
+
+
+def _shape_of(old: str, new: str):
+    """What ``ShiftMapper`` needs to replace ``old`` by ``new``: the marker of a multi-byte ``old``
+    (``None`` for one byte), the table giving 2 at a replaced byte and 1 elsewhere, the steps a
+    replacement stands for in the start table and in the inside table; ``_SAME_BYTES`` when
+    ASCII replaces ASCII. ``_shape_of(" ", "\u2581")[2:] == (b"\\x00\\x00\\x01", b"\\x01\\x01\\x00")``."""
+    if old == new or (old.isascii() and new.isascii()):
+        return _SAME_BYTES
+    o, n = old.encode("utf-8", "surrogatepass"), new.encode("utf-8", "surrogatepass")
+    mark = o[0] if len(o) == 1 else 0xFF
+    table = bytes(2 if b == mark else 1 for b in range(256))
+    return (None if len(o) == 1 else o), table, bytes(len(n) - 1) + bytes((len(o),)), bytes((len(o),)) * (len(n) - 1) + b"\x00"

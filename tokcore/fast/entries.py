@@ -62,11 +62,16 @@ def _lean_entry(plan, word: str, first: bool) -> tuple | None:
         return None
     if len(ids) > 1:
         merge(ids, None)
+    if len(ids) == 1:  # one token for the whole word (most short words): no maps to set up
+        token = inverse(ids[0])
+        size = nbytes(token) - prefixed
+        return (ids[0],), (token,), (size,), _ONE_ZERO, 1, 1, size, None, None
     tokens = tuple(map(inverse, ids))
     lens = tuple(map(nbytes, tokens))
     if prefixed:
         lens = (lens[0] - 1, *lens[1:])
-    return _summed(tuple(ids), tokens, lens, _zeros(len(ids)), 1)
+    # _summed's entry, built here (one call less per new word).
+    return tuple(ids), tokens, lens, _zeros(len(ids)), 1, len(ids), sum(lens), None, None
 
 
 def _summed(ids: tuple, tokens: tuple, lens: tuple, wofs: tuple, pieces: int) -> tuple:
@@ -218,6 +223,7 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
 _SHARED_ZEROS = 64
 _DOWN = (-1).__add__  # a character position after the prepended one, as a byte position of the word
 _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
+_ONE_ZERO = _ZEROS[1]
 
 
 def _zeros(n: int) -> tuple:

@@ -14,7 +14,8 @@ Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers witho
 from __future__ import annotations
 
 import re
-from itertools import accumulate, compress, islice, repeat
+from collections import Counter
+from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, is_, is_not
 
 from ..text.onig_regex import regex_timed_out, user_regex_timeout
@@ -216,8 +217,14 @@ def _merge_cut_words(merges, known, drops: bool = False):
         key = (left[-1], right[0])
         if kind.get(key) is not closed:
             kind[key] = (*kind.get(key, ()), (left, right))
-    kind_of = kind.get
-    superset = frozenset(known).issuperset
+    # The pair pass reads every character: one outside Latin-1 is a new string each time it is
+    # read (and hashed anew), so the most common such character of the merges (Llama's "▁") is
+    # read as a Latin-1 one that no merge or token holds, in texts without that one.
+    wide, narrow = _stand_in(merges, known)
+    kind_of = {(a.replace(wide, narrow), b.replace(wide, narrow)): v for (a, b), v in kind.items()}.get
+    plain_kind_of = kind.get
+    superset = frozenset(c.replace(wide, narrow) for c in known).issuperset
+    plain_superset = frozenset(known).issuperset
     # Lines seen before (HF caches a pre-tokenizer-less line whole as its one word; this keeps
     # the cut instead): a warm line skips the pass below.
     seen: dict = {}
@@ -229,8 +236,12 @@ def _merge_cut_words(merges, known, drops: bool = False):
         n = len(text)
         if n < 2:
             return (text,), None
-        kinds = list(map(kind_of, zip(text, islice(text, 1, None))))
-        if superset(text):
+        if narrow not in text:
+            read = text.replace(wide, narrow)
+            kinds, every_known = list(map(kind_of, zip(read, islice(read, 1, None)))), superset(read)
+        else:
+            kinds, every_known = list(map(plain_kind_of, zip(text, islice(text, 1, None)))), plain_superset(text)
+        if every_known:
             # Every character is a token: a pair no merge ends and starts cuts, a pair of a
             # longer merge side cuts unless that merge fits around the place.
             cuts = list(compress(range(1, n), map(is_, kinds, repeat(None))))
@@ -261,6 +272,16 @@ def _merge_cut_words(merges, known, drops: bool = False):
         return found, None
 
     return words
+
+
+def _stand_in(merges, known) -> tuple[str, str]:
+    """(the most common character outside Latin-1 in ``merges``' sides, a Latin-1 character in no
+    merge and not in ``known``), or ``("", "")`` when there is no such pair.
+    ``_stand_in([("a", "é▁"), ("▁", "b")], {"a", "b", "é", "▁"})[0] == "▁"``."""
+    counts = Counter(chain.from_iterable(chain.from_iterable(merges)))  # counted in C
+    free = next((chr(i) for i in range(256) if chr(i) not in counts and chr(i) not in known), None)
+    wide = max((ch for ch in counts if ch > "\xff"), key=counts.__getitem__, default=None)
+    return ("", "") if wide is None or free is None else (wide, free)
 
 
 _SEEN_LINES = 10_000  # lines whose words _merge_cut_words keeps, as HF keeps 10,000 words

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 from typing import Iterable
 
 from ..core.components import VocabModel, register
@@ -330,23 +330,24 @@ class BPE(VocabModel):
             return
         get = self._merge_map.get
         NO = _NO_MERGE
-        ranks = list(map(get, zip(ids, ids[1:]), repeat(NO, n - 1)))
-        while True:
-            best = min(ranks)
-            if best == NO:
-                return
+        ranks = list(map(get, zip(ids, islice(ids, 1, None)), repeat(NO)))
+        best = min(ranks)
+        last = n - 2  # the last pair's index
+        while best != NO:
             i = ranks.index(best)
-            ids[i] = best & _ID_MASK
+            new = best & _ID_MASK
+            ids[i] = new
             del ids[i + 1], ranks[i]
             if pos is not None:
                 del pos[i + 1]
-            n -= 1
-            if n == 1:
-                return
-            if i < n - 1:
-                ranks[i] = get((ids[i], ids[i + 1]), NO)
+            if i < last:
+                ranks[i] = get((new, ids[i + 1]), NO)
             if i:
-                ranks[i - 1] = get((ids[i - 1], ids[i]), NO)
+                ranks[i - 1] = get((ids[i - 1], new), NO)
+            elif not last:  # the one symbol left
+                return
+            last -= 1
+            best = min(ranks)
 
     def _tokens(self, ids: list[int], pos: list[int], info, length: int) -> list:
         inv = self._inverse
