@@ -34,7 +34,7 @@ from itertools import chain
 from operator import sub
 
 from ..core.components import register
-from .unigram import UNK_PENALTY, Unigram, backtrack, piece_trie
+from .unigram import UNK_PENALTY, Unigram, backtrack, piece_trie, utf8_lengths
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
@@ -220,13 +220,7 @@ class SentencePieceUnigram(Unigram):
             if max(map(len, toks)) != 4:
                 return None
             ids, tokens, _starts, _stops = zip(*toks)
-        if word[1:].isascii():  # a word's first character is often "▁" (3 bytes), the rest ASCII
-            lens = list(map(len, tokens))
-            first = word[0]
-            if first > "\x7f":
-                lens[0] += 2 if first == SPACE_SYMBOL else len(first.encode("utf-8", "surrogatepass")) - 1
-            return ids, tokens, tuple(lens)
-        return ids, tokens, tuple([len(t.encode("utf-8", "surrogatepass")) for t in tokens])
+        return ids, tokens, utf8_lengths(word, tokens)
 
     def _shifted(self, toks: list, a: int) -> list:
         if self.byte_fallback:  # byte tokens carry a fifth field

@@ -54,6 +54,17 @@ def backtrack(from_: list[int], ids: list[int], n: int) -> list[tuple[int, int, 
     return segs
 
 
+def utf8_lengths(text: str, tokens) -> tuple:
+    """UTF-8 lengths of ``tokens``, slices of ``text`` end to end. ``utf8_lengths("▁ab", ("▁a", "b")) == (4, 1)``."""
+    if text[1:].isascii():  # a text's first character is often "▁" (3 bytes), the rest ASCII
+        lens = list(map(len, tokens))
+        first = text[0]
+        if first > "\x7f":
+            lens[0] += 2 if first == "\u2581" else len(first.encode("utf-8", "surrogatepass")) - 1
+        return tuple(lens)
+    return tuple([len(t.encode("utf-8", "surrogatepass")) for t in tokens])
+
+
 def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score: float) -> dict[str, list]:
     """``(text, id, score)`` pieces as a character trie: char -> ``[children or None, id or -1, score]``
     (a later piece of the same text replaces an earlier one); at the root, a character without a
