@@ -190,7 +190,8 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
     if plan.split is not None:  # (id, token, start, stop) covering each text end to end
         if word.isascii() and not shift:  # character spans are byte spans
             return ids, tokens, tuple(map(sub, stops, starts)), wofs, len(texts), len(ids), stops[-1], None, None
-        return _summed(ids, tokens, _covered_lens(word, stops, shift), wofs, len(texts))
+        if lead is None or plan.piece_bytes is None or word.isascii():  # (else the tokens' own lengths, below)
+            return _summed(ids, tokens, _covered_lens(word, stops, shift), wofs, len(texts))
     if word.isascii():
         nbytes = len(word)
         if shift:  # the prepended character is the first token's start (or all of it): byte 0
