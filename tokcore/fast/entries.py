@@ -96,6 +96,7 @@ def _piece_bytes(plan, model) -> None:
             plan.split = model._best_tokens
     elif type(model) is RankBPE and (model.unk_token is None or model.unk_keeps_text):
         plan.piece_bytes = _CoveredBytes("")
+        plan.by_word = model.word_columns
 
 
 class _CoveredBytes(dict):
@@ -137,15 +138,17 @@ def _covered_lens(word: str, stops: tuple, shift: int) -> tuple:
     return tuple([len(word[a:b].encode("utf-8", "surrogatepass")) for a, b in zip(bounds, bounds[1:])])
 
 
-def _by_word_entry(plan, text: str) -> tuple | None:
-    """``_quick_entry`` for a sentencepiece Unigram word that is its own text: the model's ids,
-    tokens and their byte lengths (kept per word of the text by the model), spans summed from them."""
+def _by_word_entry(plan, text: str, lead: int) -> tuple | None:
+    """``_quick_entry`` for a sentencepiece model's word whose text is one piece: the model's ids, tokens
+    and their byte lengths (a Unigram model keeps them per word of the text), the first one less
+    ``lead`` (the bytes the text's first character has beyond the word's), spans summed from them."""
     columns = plan.by_word(text)
     if columns is None or not columns[0]:
         return None
     ids, tokens, lens = columns
-    n = len(ids)
-    return _summed(ids, tokens, lens, _zeros(n), 1)
+    if lead:
+        lens = (lens[0] - lead, *lens[1:])
+    return _summed(ids, tokens, lens, _zeros(len(ids)), 1)
 
 
 def _verbatim(word: str, first: bool) -> tuple:
@@ -163,8 +166,8 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
     if got is None:
         return None
     texts, shift, lead = got
-    if plan.by_word is not None and lead == 0:
-        out = _by_word_entry(plan, texts[0])
+    if plan.by_word is not None and lead is not None and len(texts) == 1:
+        out = _by_word_entry(plan, texts[0], lead)
         if out is not None:
             return out
     tokenize = plan.split or plan.tokenize
@@ -192,7 +195,8 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
     if plan.split is not None:  # (id, token, start, stop) covering each text end to end
         if word.isascii() and not shift:  # character spans are byte spans
             return ids, tokens, tuple(map(sub, stops, starts)), wofs, len(texts), len(ids), stops[-1], None, None
-        return _summed(ids, tokens, _covered_lens(word, stops, shift), wofs, len(texts))
+        if lead is None or plan.piece_bytes is None or word.isascii():  # (else the tokens' own lengths, below)
+            return _summed(ids, tokens, _covered_lens(word, stops, shift), wofs, len(texts))
     if word.isascii():
         nbytes = len(word)
         if shift:  # the prepended character is the first token's start (or all of it): byte 0

@@ -18,6 +18,7 @@ from operator import add
 
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError
+from .unigram import utf8_lengths
 
 CACHE_CAPACITY = 100_000  # pieces
 MAX_CACHED_LENGTH = 256  # characters; as the BPE model, longer pieces are not cached
@@ -96,6 +97,22 @@ def _heap_merge(symbols: list[str], rank_of) -> list[str]:
             push(prv[left])
         push(left)
     return [sym[i] for i in range(n) if alive[i]]
+
+
+def _runs(ids: list, parts: list[str]):
+    """``(None, [parts...])`` per run of parts without an id, ``(id, part)`` for the others.
+    ``list(_runs([1, None, None], ["a", "x", "y"])) == [(1, "a"), (None, ["x", "y"])]``."""
+    run: list[str] = []
+    for id_, part in zip(ids, parts):
+        if id_ is None:
+            run.append(part)
+            continue
+        if run:
+            yield None, run
+            run = []
+        yield id_, part
+    if run:
+        yield None, run
 
 
 def _strings(value) -> list[str]:
@@ -192,6 +209,30 @@ class RankBPE(VocabModel):
         if unk_from >= 0:
             out.append((vocab[self.unk_token], text[unk_from:pos] if keeps else self.unk_token, unk_from, pos))
         return out
+
+    def word_columns(self, text: str) -> tuple[tuple, tuple, tuple] | None:
+        """``_word(text)``'s ids, token texts and their UTF-8 lengths without its 4-tuples, or ``None``
+        where tokens are not slices of the text (byte fallback, an unknown token that is not its
+        text) or a character is unknown without an unknown token (``_word`` says why).
+
+        ``RankBPE({"<unk>": 0, "a": 1, "é": 2, "aé": 3}, unk_token="<unk>", fuse_unk=True, unk_keeps_text=True)``
+        gives ``((3, 0), ("aé", "xy"), (3, 2))`` for ``"aéxy"``.
+        """
+        vocab = self.vocab
+        if not text or (self.ignore_merges and text in vocab) or text in self._atoms:
+            return None
+        parts = rank_merge(text, self._rank.get, self._unranked)
+        ids = list(map(vocab.get, parts))
+        if None in ids:
+            if self.byte_fallback or self.unk_token is None or not self.unk_keeps_text:
+                return None
+            unk = vocab[self.unk_token]
+            if self.fuse_unk:  # a run of unknown symbols is one token
+                runs = [(unk, "".join(group)) if id_ is None else (id_, group) for id_, group in _runs(ids, parts)]
+                ids, parts = [r[0] for r in runs], [r[1] for r in runs]
+            else:
+                ids = [unk if id_ is None else id_ for id_ in ids]
+        return tuple(ids), tuple(parts), utf8_lengths(text, parts)
 
     def tokenize(self, text: str):
         got = self._cache.get(text)

@@ -34,7 +34,7 @@ from itertools import chain
 from operator import sub
 
 from ..core.components import register
-from .unigram import UNK_PENALTY, Unigram, backtrack
+from .unigram import UNK_PENALTY, Unigram, backtrack, piece_trie, utf8_lengths
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
@@ -122,6 +122,7 @@ class SentencePieceUnigram(Unigram):
         # Non-finite scores make the exact pass's ties unreliable: every word then runs in float32.
         self._finite = all(map(math.isfinite, [*self._sp_scores.values(), self.unk_score]))
         self._words: dict[str, tuple] = {}
+        self._space_piece: bool | None = None  # whether "▁" is a piece it matches (on first use)
 
     def _prefix_map(self) -> dict[str, int]:
         if self._prefixes is None:
@@ -134,6 +135,16 @@ class SentencePieceUnigram(Unigram):
                 pref[piece] = i
             self._prefixes = pref
         return self._prefixes
+
+    def _piece_trie(self) -> dict[str, list]:
+        """The pieces sentencepiece matches as a character trie (``unigram.piece_trie``), with their
+        float32 scores (a user-defined piece's from its length) and the unknown node at the root.
+        The forward passes step through it one character at a time."""
+        if self._trie is None:
+            scores, vocab = self._sp_scores, self.vocab
+            self._trie = piece_trie([(vocab[i][0], i, scores[i]) for i in self.matchable], self._unk_marker,
+                                    self.unk_score)
+        return self._trie
 
     # ------------------------------------------------------------------ sentencepiece's Viterbi
     def tokenize(self, text: str):
@@ -167,6 +178,20 @@ class SentencePieceUnigram(Unigram):
         if not (text and self.split_at_space and self._space_is_piece()):
             return None
         words = _WORDS.findall(text)
+        # Most texts: every word's entry holds where it stands (``_word_runs``'s test) and has its
+        # columns; the first that does not sends the text through _word_runs.
+        cols = []
+        approx = drift = 0.0
+        cache = self._words
+        for word in words:
+            _segs, low, high, score, error, columns = cache.get(word) or self._new_entry(word)
+            if columns is None or not low + drift < approx < high - drift:
+                break
+            approx += score
+            drift += error
+            cols.append(columns)
+        else:
+            return self._flat(cols)
         runs = self._word_runs(words)
         cols = [run[5] for run in runs]
         if None in cols:  # words found again in float32, or with byte tokens (then None again)
@@ -174,6 +199,11 @@ class SentencePieceUnigram(Unigram):
             cols = [columns(word, run[0]) if c is None else c for c, word, run in zip(cols, words, runs)]
             if None in cols:
                 return None
+        return self._flat(cols)
+
+    @staticmethod
+    def _flat(cols: list) -> tuple[tuple, tuple, tuple]:
+        """The words' columns end to end. ``_flat([((1,), ("a",), (1,)), ((2,), ("b",), (1,))]) == ((1, 2), ("a", "b"), (1, 1))``."""
         if len(cols) == 1:
             return cols[0]
         ids, tokens, lens = zip(*cols)
@@ -183,18 +213,14 @@ class SentencePieceUnigram(Unigram):
     def _columns(self, word: str, segs: list) -> tuple[tuple, tuple, tuple] | None:
         """``(ids, token texts, UTF-8 lengths)`` of a word's segments (``None`` for byte tokens)."""
         ids = tuple([i for _s, _e, i in segs])  # (words are short: comprehensions beat map/zip here)
-        if self._unique and self._unk_marker not in ids:  # each segment is its own token
+        if self._unk_marker not in ids and self._unique:  # each segment is its own token
             tokens = tuple([word[s:e] for s, e, _i in segs])
-        else:  # ids by text, unknown runs fused
+        else:  # ids by text, unknown runs fused, byte tokens or an error (_emit's business)
             toks = self._emit(word, segs)
             if max(map(len, toks)) != 4:
                 return None
-            ids, tokens = tuple([t[0] for t in toks]), tuple([t[1] for t in toks])
-        if word[1:].isascii():  # a word's first character is often "▁" (3 bytes), the rest ASCII
-            lens = list(map(len, tokens))
-            lens[0] += len(word[0].encode("utf-8", "surrogatepass")) - 1
-            return ids, tokens, tuple(lens)
-        return ids, tokens, tuple([len(t.encode("utf-8", "surrogatepass")) for t in tokens])
+            ids, tokens, _starts, _stops = zip(*toks)
+        return ids, tokens, utf8_lengths(word, tokens)
 
     def _shifted(self, toks: list, a: int) -> list:
         if self.byte_fallback:  # byte tokens carry a fifth field
@@ -202,7 +228,10 @@ class SentencePieceUnigram(Unigram):
         return [(i, t, s + a, e + a) for i, t, s, e in toks]
 
     def _space_is_piece(self) -> bool:
-        return self._prefix_map().get(SPACE_SYMBOL, -1) >= 0
+        space = self._space_piece
+        if space is None:
+            space = self._space_piece = any(self.vocab[i][0] == SPACE_SYMBOL for i in self.matchable)
+        return space
 
     def _viterbi_segments(self, text: str) -> list[tuple[int, int, int]]:
         if not self.split_at_space:
@@ -226,11 +255,7 @@ class SentencePieceUnigram(Unigram):
         synced = 0
         cache = self._words
         for word in words:
-            entry = cache.get(word)
-            if entry is None:
-                entry = self._word_entry(word)
-                if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
-                    cache[word] = entry
+            entry = cache.get(word) or self._new_entry(word)
             _segs, low, high, score, error, _columns = entry
             if low + drift < approx < high - drift:  # the entry holds at this running score
                 approx += score
@@ -244,6 +269,14 @@ class SentencePieceUnigram(Unigram):
                 synced = len(runs)
         return runs
 
+    def _new_entry(self, word: str) -> tuple:
+        """``_word_entry(word)``, kept in the word cache (short words, while it has room)."""
+        entry = self._word_entry(word)
+        cache = self._words
+        if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
+            cache[word] = entry
+        return entry
+
     def _word_entry(self, word: str) -> tuple[list, float, float, float, float, tuple | None]:
         """A word's cache entry: exact segments; the running scores ``(low, high)`` (exclusive,
         less the drift) between which sentencepiece's float32 segments are these; the word's
@@ -253,10 +286,10 @@ class SentencePieceUnigram(Unigram):
         the rounding: ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
         solved for ``|running|`` once per word rather than per occurrence. No position the word
         extends from reaches _REBASE (where sentencepiece would restart the running score)."""
-        segs, margin, score, lowest, highest = self._word_exact(word)
+        from_, ids_at, margin, score, lowest, highest = self._word_exact(word)
         # All tuples (no list): the cyclic collector stops walking a kept entry after one look,
         # where 20,000 kept lists made each full collection of a cold pass walk them again.
-        segs = tuple(segs)
+        segs = tuple(backtrack(from_, ids_at, len(word)))
         if not self._finite:
             return segs, _INF, _NEG_INF, score, 0.0, None
         k = len(word) + 1
@@ -275,55 +308,54 @@ class SentencePieceUnigram(Unigram):
                 base = f32(scores.get(id_, unk) + base)
         return base
 
-    def _word_exact(self, text: str) -> tuple[list, float, float, float, float]:
-        """Segments in double precision from 0, the narrowest margin of any decision (0 for a tie),
-        the score, and the lowest and highest best score at a position extended from (0 included).
+    def _word_exact(self, text: str) -> tuple[list, list, float, float, float, float]:
+        """The forward pass in double precision from 0 over a non-empty text: per end position the
+        start and id of the best path's last node (``backtrack``'s input), the narrowest margin of
+        any decision (0 for a tie), the score, and the lowest and highest best score at a position
+        extended from (0 included).
 
-        The candidates from a position are its pieces (prefix-map lookups) and, only where no
-        one-character piece starts, the unknown node, offered first, which changes nothing as no other
-        candidate from that position ends where it does."""
-        get = self._prefix_map().get
-        scores = self._sp_scores
-        unk_score, unk = self.unk_score, self._unk_marker
+        The candidates from a position are its pieces (a walk down ``_piece_trie``) and, only where
+        no one-character piece starts, the unknown node (at the trie's root), offered first, which
+        changes nothing as no other candidate from that position ends where it does."""
+        # ``best`` starts at -inf, so a first candidate wins on the score test alone (``second``
+        # stays -inf); ``from_[stop] < 0`` still takes a first one that does not (-inf or NaN).
+        first = self._piece_trie().get
+        unknown = (None, self._unk_marker, self.unk_score)  # a character no piece starts with
         n = len(text)
-        best = [0.0] * (n + 1)
+        best = [_NEG_INF] * (n + 1)
+        best[0] = 0.0
         second = [_NEG_INF] * (n + 1)
         from_ = [-1] * (n + 1)
         ids = [0] * (n + 1)
-        for start in range(n):
+        for start, char in enumerate(text):
             base = best[start]
             stop = start + 1
-            id_ = get(text[start])
-            if id_ is None or id_ < 0:
-                cand = unk_score + base
-                if from_[stop] < 0:
-                    best[stop], from_[stop], ids[stop] = cand, start, unk
-                elif cand > best[stop]:
-                    second[stop] = best[stop]
-                    best[stop], from_[stop], ids[stop] = cand, start, unk
+            level, id_, score = first(char, unknown)  # the one-character piece, or the unknown node
+            while True:
+                cand = score + base
+                here = best[stop]
+                if cand > here:
+                    second[stop] = here
+                    best[stop], from_[stop], ids[stop] = cand, start, id_
                 elif cand > second[stop]:
                     second[stop] = cand
-                if id_ is None:
-                    continue
-            while True:
-                if id_ >= 0:
-                    cand = scores[id_] + base
-                    if from_[stop] < 0:
-                        best[stop], from_[stop], ids[stop] = cand, start, id_
-                    elif cand > best[stop]:
-                        second[stop] = best[stop]
-                        best[stop], from_[stop], ids[stop] = cand, start, id_
-                    elif cand > second[stop]:
-                        second[stop] = cand
-                stop += 1
-                if stop > n:
+                elif from_[stop] < 0:
+                    best[stop], from_[stop], ids[stop] = cand, start, id_
+                id_ = -1
+                while level and stop < n:  # the next longer piece, one character further each step
+                    node = level.get(text[stop])
+                    stop += 1
+                    if node is None:
+                        break
+                    level, id_, score = node
+                    if id_ >= 0:
+                        break
+                if id_ < 0:
                     break
-                id_ = get(text[start:stop])
-                if id_ is None:
-                    break
-        margin = min(map(sub, best[1:], second[1:]), default=_INF)
-        starts = best[:n] or [0.0]
-        return backtrack(from_, ids, n), margin, best[n], min(starts), max(starts)
+        # Position 0 has no second candidate (a margin of inf) and is extended from; n is not.
+        margin = min(map(sub, best, second))
+        score = best.pop()
+        return from_, ids, margin, score, min(best), max(best)
 
     def _word_f32(self, text: str, base: float) -> tuple[list, float]:
         """Segments as sentencepiece finds them from running score ``base``, and the score at the

@@ -54,6 +54,45 @@ def backtrack(from_: list[int], ids: list[int], n: int) -> list[tuple[int, int, 
     return segs
 
 
+def utf8_lengths(text: str, tokens) -> tuple:
+    """UTF-8 lengths of ``tokens``, slices of ``text`` end to end. ``utf8_lengths("▁ab", ("▁a", "b")) == (4, 1)``."""
+    if text[1:].isascii():  # a text's first character is often "▁" (3 bytes), the rest ASCII
+        lens = list(map(len, tokens))
+        first = text[0]
+        if first > "\x7f":
+            lens[0] += 2 if first == "\u2581" else len(first.encode("utf-8", "surrogatepass")) - 1
+        return tuple(lens)
+    return tuple([len(t.encode("utf-8", "surrogatepass")) for t in tokens])
+
+
+def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score: float) -> dict[str, list]:
+    """``(text, id, score)`` pieces as a character trie: char -> ``[children or None, id or -1, score]``
+    (a later piece of the same text replaces an earlier one); at the root, a character without a
+    one-character piece has the unknown node's id and score.
+    ``piece_trie([("ab", 0, -1.0)], -1, -11.0) == {"a": [{"b": [None, 0, -1.0]}, -1, -11.0]}``."""
+    root: dict[str, list] = {}
+    for piece, id_, score in pieces:
+        if not piece:
+            continue
+        level = root
+        for ch in piece[:-1]:
+            node = level.get(ch)
+            if node is None:
+                node = level[ch] = [None, -1, 0.0]
+            if node[0] is None:
+                node[0] = {}
+            level = node[0]
+        node = level.get(piece[-1])
+        if node is None:
+            level[piece[-1]] = [None, id_, score]
+        else:
+            node[1], node[2] = id_, score
+    for node in root.values():
+        if node[1] < 0:
+            node[1], node[2] = unk_id, unk_score
+    return root
+
+
 @register("model")
 class Unigram(Model):
     """Viterbi segmentation under piece log-probabilities.
@@ -183,36 +222,16 @@ class Unigram(Model):
         return out
 
     def _piece_trie(self) -> dict[str, list]:
-        """The pieces as a character trie: char -> ``[children or None, id or -1, score]``; at the
-        root, a character without a one-character piece has the unknown node's id and score.
+        """The pieces as a character trie (``piece_trie``), unknown nodes at the root.
 
         ``Unigram([("ab", -1.0)])._piece_trie() == {"a": [{"b": [None, 0, -1.0]}, -1, -11.0]}``.
         """
         # _forward steps one character at a time through it: a lookup of a one-character string
         # instead of slicing and hashing an ever longer substring (about 30% of the cold pass).
         if self._trie is None:
-            root: dict[str, list] = {}
             scores = self._scores
-            for piece, id_ in self._ids.items():
-                if not piece:
-                    continue
-                level = root
-                for ch in piece[:-1]:
-                    node = level.get(ch)
-                    if node is None:
-                        node = level[ch] = [None, -1, 0.0]
-                    if node[0] is None:
-                        node[0] = {}
-                    level = node[0]
-                node = level.get(piece[-1])
-                if node is None:
-                    level[piece[-1]] = [None, id_, scores[id_]]
-                else:
-                    node[1], node[2] = id_, scores[id_]
-            for node in root.values():
-                if node[1] < 0:
-                    node[1], node[2] = self._unk_marker, self.unk_score
-            self._trie = root
+            self._trie = piece_trie([(piece, id_, scores[id_]) for piece, id_ in self._ids.items()],
+                                    self._unk_marker, self.unk_score)
         return self._trie
 
     def _forward(self, text: str) -> tuple[list[int], list[int]]:

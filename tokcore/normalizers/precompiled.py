@@ -40,6 +40,8 @@ _NON_ASCII_RUNS = regex.compile(r"[^\x00-\x7f]+")
 _MAX_RULE_BYTES = 256
 _UTF8: dict[str, bytes] = {}  # characters met by longest_rule, as UTF-8 (bounded)
 _WINDOW = 16  # characters looked at for the longest rule (nmt_nfkc rules span at most 4)
+_MAX_PAIRS = 100_000  # pairs of characters kept per normalizer with the outcome of their walk
+_WALK = object()  # Precompiled._after: the pair does not decide the walk (or is not known yet)
 _BUILDING = threading.Lock()  # one charsmap's tables built at a time (see Precompiled._tables)
 
 
@@ -177,13 +179,15 @@ class Precompiled(Normalizer):
             _trie_size(self.precompiled_charsmap)  # a bad blob fails here, not at the first encode
         self._built: _Tables | None = None
         self._no_rule: set[str] = set()  # characters no rule starts with (longest_rule), found on the way
+        # Two characters -> the longest rule at a position where they stand, when no later one matters.
+        self._after: dict[str, tuple[int, str] | None] = {}
         self._cache: dict[str, list[tuple[int, str]]] = {}
 
     def __getstate__(self) -> dict:
         # Copies (the fast lane keeps one) and pickles rebuild the tables and caches on first use:
         # copying a trie of 60,000 units item by item costs far more than reading it again.
         state = super().__getstate__()
-        state.update(_built=None, _cache={}, _no_rule=set())
+        state.update(_built=None, _cache={}, _no_rule=set(), _after={})
         return state
 
     def _tables(self) -> _Tables:
@@ -313,7 +317,7 @@ class Precompiled(Normalizer):
         """sentencepiece's longest-rule scan from position ``i`` while below ``n``; returns where it stopped."""
         protected = self._protected_by_first
         firsts = self._tables().ascii_firsts
-        longest, no_rule = self.longest_rule, self._no_rule
+        no_rule, after = self._no_rule, self._after
         while i < n:
             if protected:
                 sym = next((p for p in protected.get(text[i], ()) if text.startswith(p, i)), None)
@@ -324,7 +328,14 @@ class Precompiled(Normalizer):
             if (ch < "\x80" and ch not in firsts) or ch in no_rule:
                 i += 1
                 continue
-            hit = longest(text, i)
+            # Most walks end by the second character (a letter some rule starts with, then no
+            # combining mark): their outcome is the pair's, kept in ``_after``.
+            pair = text[i:i + 2]
+            hit = after.get(pair, _WALK)
+            if hit is _WALK:
+                hit, decided = self._walk(text, i)
+                if decided <= 2 and len(after) < _MAX_PAIRS:
+                    after[pair] = hit
             if hit is not None:
                 k, new = hit
                 pieces.append((new, i, i + k))
@@ -339,17 +350,23 @@ class Precompiled(Normalizer):
         trie one character at a time and stopping where it ends, or ``None``."""
         if i >= len(text):
             return None
+        return self._walk(text, i)[0]
+
+    def _walk(self, text: str, i: int) -> tuple[tuple[int, str] | None, int]:
+        """``longest_rule(text, i)`` (``i`` inside ``text``) and how many characters from ``i`` decided
+        it: the walk failed on the last of them (more than ``_WINDOW`` when it did not fail)."""
         first = text[i]
         if first in self._no_rule:  # most characters start no rule: known after their first walk
-            return None
+            return None, 1
         units, strings = self._tables()[:2]
         if not units:
-            return None
+            return None, 1
         size = len(units)
         node = _offset(units[0])
         best = None
         utf8 = _UTF8
-        for k, ch in enumerate(text[i : i + _WINDOW], 1):
+        window = text[i : i + _WINDOW]
+        for k, ch in enumerate(window, 1):
             data = utf8.get(ch)
             if data is None:
                 data = ch.encode("utf-8", "surrogatepass")
@@ -369,8 +386,10 @@ class Precompiled(Normalizer):
                 continue
             if k == 1 and len(self._no_rule) < 100_000:
                 self._no_rule.add(first)
-            return best
-        return best
+            return best, k
+        # The window walked to its end: decided by all of it, and where the text ends there, by
+        # its end too (the same pair inside a text may go on to a longer rule).
+        return best, _WINDOW + 1
 
     def _pieces(self, text: str, *, reuse: bool) -> list[tuple[str, int, int]] | None:
         """``text`` as ``rebuild`` pieces, each rule's output in place of its source, or ``None``
