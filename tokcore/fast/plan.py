@@ -74,7 +74,7 @@ class WordPlan:
         self.quick = None
         # Unigram models, whose tokens are slices of the text: piece -> its length in UTF-8.
         self.piece_bytes = None
-        self.by_word = None  # sentencepiece Unigram's word_columns (_by_word_entry)
+        self.by_word = None  # a .model's word_columns: Unigram's or RankBPE's (_by_word_entry)
         # WordPiece and plain HF Unigram: the model's tokenize without its own word cache (the
         # plan's is in front); its tokens cover each text end to end (see _quick_entry).
         self.split = None
