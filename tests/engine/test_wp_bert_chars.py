@@ -127,3 +127,26 @@ def test_same_place_view_keeps_and_refuses():
 def test_lane_results_equal_the_reference(name, text):
     fast, ref = fast_pairs.pair_for("hf", name)
     fast_pairs.assert_same_results(fast, ref, text)
+
+
+@pytest.mark.parametrize("options", list(OPTIONS))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=10).map("".join), st.sampled_from(["", "\ufeff", "\u0301"]))
+def test_long_text_same_place_checks_equal_short_ones(options, text, rare):
+    # Past _DISTINCT_FROM characters the checks look at the distinct non-ASCII characters instead of
+    # every one: on the same text they must answer as the per-character checks do, and the view
+    # must be the normalizer's own text.
+    from tokcore.fast import views
+
+    normalizer = BertNormalizer(**OPTIONS[options])
+    long_text = "x " * (views._DISTINCT_FROM // 2) + text * 3 + rare + "tail"
+    got = views._bert_same_place(normalizer, long_text)
+    saved = views._DISTINCT_FROM
+    views._DISTINCT_FROM = len(long_text) + 1
+    try:
+        short_answer = views._bert_same_place(normalizer, long_text)
+    finally:
+        views._DISTINCT_FROM = saved
+    assert got == short_answer
+    if got is not None:
+        assert got == reference(normalizer, long_text).normalized

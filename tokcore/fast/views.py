@@ -101,10 +101,17 @@ def _bert_same_place(normalizer, text: str) -> str | None:
     """``_unicode_view`` for BertNormalizer: C-level passes over the text, each one of its steps
     that could touch a non-ASCII character: a space wider than one byte or a control (clean_text),
     a CJK character, an accent (NFD, then its Mn marks dropped) or a capital."""
+    # A long text has few distinct non-ASCII characters: its controls and marks are looked for
+    # among them rather than by a pass over every character.
+    others = frozenset(_NON_ASCII.findall(text)) if len(text) > _DISTINCT_FROM else None
     if normalizer.clean_text and (not text.isprintable() or "\ufffd" in text):
         if "\ufffd" in text or _WIDE_SPACE.search(text):
             return None  # dropped, or a wider space becoming " "
-        text = text.translate(n._SPACE_TABLE)
+        if others is not None and not "".join(others).isprintable():
+            return None  # a control character to drop (or an unassigned one)
+        for space in _ASCII_SPACES:  # the only spaces left to become " " (the wider ones returned above)
+            if space in text:
+                text = text.replace(space, " ")
         if not text.isprintable():
             return None  # a control character to drop (or an unassigned one: the general path decides)
     strips = _bert_strips(normalizer)
@@ -117,9 +124,14 @@ def _bert_same_place(normalizer, text: str) -> str | None:
     if normalizer.handle_chinese_chars and n._CJK.search(text):
         return None
     # The slowest test last (a table lookup per character): no Mn mark to drop.
-    if strips and "1" in text.translate(n._DROP_MARKS[n.is_nonspacing_mark]):
+    if strips and (any(map(n.is_nonspacing_mark, others)) if others is not None
+                   else "1" in text.translate(n._DROP_MARKS[n.is_nonspacing_mark])):
         return None
     return text
+
+
+_DISTINCT_FROM = 4096  # characters: past this, _bert_same_place checks the distinct non-ASCII ones
+_ASCII_SPACES = tuple(chr(c) for c in sorted(n._SPACE_TABLE) if c < 0x80 and c != 0x20)
 
 
 _WIDE_SPACE = __import__("regex").compile("[%s]" % "".join(c for c in n._SPACE_TABLE_CHARS if not c.isascii()))
