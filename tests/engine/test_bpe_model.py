@@ -12,7 +12,7 @@ from shared_data import require_shared
 
 from tokcore.core.components import build
 from tokcore.core.errors import ConfigurationError, TokenizerFileError
-from tokcore.models.bpe import BPE, parse_merges
+from tokcore.models.bpe import _ID_BITS, BPE, _plain_merge_map, parse_merges
 from tokcore.models.bpe_queue import queue_merge
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -295,6 +295,49 @@ def test_legacy_string_merges_and_errors():
     # a repeated pair keeps its last rank, as HF's merge map does
     m = BPE({"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4}, [("a", "b"), ("b", "c"), ("a", "b")])
     assert values(m.tokenize("abc")) == ["a", "bc"]
+
+
+def _merge_map_reference(vocab: dict, merges) -> dict:
+    """The merge map by hand: each merge in turn, a repeated pair keeping its last rank."""
+    out = {}
+    for rank, (a, b) in enumerate(merges):
+        out[(vocab[a], vocab[b])] = rank << _ID_BITS | vocab[a + b]
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcd"), st.sampled_from("abcd")), min_size=1, max_size=30),
+       st.sampled_from([list, tuple]))
+def test_plain_merge_map_equals_the_merge_by_merge_reference(pairs, kind):
+    vocab = {c: i for i, c in enumerate("abcd")}
+    for a, b in pairs:
+        vocab.setdefault(a + b, len(vocab))
+    merges = [kind(p) for p in pairs]
+    assert _plain_merge_map(vocab, merges) == _merge_map_reference(vocab, pairs)
+    assert BPE(vocab, merges)._merge_map == _merge_map_reference(vocab, pairs)
+
+
+@pytest.mark.parametrize("merges", [
+    [["a", "b", "c"]],  # not a pair
+    [["a", "b"], ["a"]],  # one merge shorter than the others
+    [["a", 1]],  # a side that is not a string
+    [["a", ["b"]]],  # an unhashable side
+    ["ab"],  # a string of two characters is not [left, right]
+    [["a", "x"]],  # a side outside the vocabulary
+    [["b", "b"]],  # a merged token outside the vocabulary
+    [],
+])
+def test_plain_merge_map_leaves_every_odd_shape_to_the_checking_loop(merges):
+    assert _plain_merge_map({"a": 0, "b": 1, "ab": 2}, merges) is None
+
+
+def test_odd_merges_still_fail_with_the_merge_named():
+    with pytest.raises(ConfigurationError, match="merge #1"):
+        BPE({"a": 0, "b": 1, "ab": 2}, [["a", "b"], ["a", 1]])
+    with pytest.raises(ConfigurationError, match="merge #0"):
+        BPE({"a": 0, "b": 1, "ab": 2}, [["a", "b", "c"]])
+    with pytest.raises(ConfigurationError, match="'ab'"):
+        BPE({"a": 0, "b": 1, "ab": 2}, ["ab"])
 
 
 def test_explain_shows_unknown_and_byte_fallback_symbols():

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from functools import partial
 from itertools import chain, islice, repeat
+from operator import add, itemgetter
 from typing import Iterable
 
 from ..core.components import VocabModel, register
@@ -37,6 +38,7 @@ LONG_WORD = 48  # symbols; above this the priority queue beats the linear scan (
 _NO_MERGE = 1 << 62  # a "rank" above every real one
 _ID_BITS = 32  # merge map values are rank << 32 | new id
 _ID_MASK = (1 << _ID_BITS) - 1
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def parse_merges(merges: Iterable) -> list[tuple[str, str]]:
@@ -64,6 +66,30 @@ def parse_merges(merges: Iterable) -> list[tuple[str, str]]:
         else:
             raise ConfigurationError(f"merge #{i} {m!r} is neither [left, right] nor 'left right'")
     return out
+
+
+def _plain_merge_map(vocab: dict, merges) -> dict | None:
+    """The merge map of ``[left, right]`` pairs whose sides and merged tokens are all in ``vocab``,
+    built by passes in C; ``None`` for anything else, which ``BPE._build_merge_map`` then checks
+    merge by merge. A freshly parsed file's lists lie scattered in memory, so each pass over them
+    costs cache misses: this makes no object per merge but its key.
+    ``_plain_merge_map({"a": 0, "b": 1, "ab": 2}, [["a", "b"]]) == {(0, 1): 2}`` (rank 0 << 32 | id 2).
+    """
+    if type(merges) not in (list, tuple) or not merges or not set(map(type, merges)) <= {list, tuple}:
+        return None
+    try:
+        if set(map(len, merges)) != {2}:
+            return None
+        # itemgetter, not zip(*merges): no iterator per merge for the garbage collector to count.
+        lefts, rights = list(map(_FIRST, merges)), list(map(_SECOND, merges))
+        a_ids, b_ids = list(map(vocab.get, lefts)), list(map(vocab.get, rights))
+        new_ids = list(map(vocab.get, map(str.__add__, lefts, rights)))
+    except TypeError:  # a side that is not a string
+        return None
+    if None in a_ids or None in b_ids or None in new_ids:
+        return None
+    ranks = range(0, len(new_ids) << _ID_BITS, 1 << _ID_BITS)
+    return dict(zip(zip(a_ids, b_ids), map(add, ranks, new_ids)))
 
 
 def byte_token(b: int) -> str:
@@ -132,24 +158,23 @@ class BPE(VocabModel):
         self.cache_capacity = int(cache_capacity)
         self._rng = random.Random(seed)
         self._inverse = {i: t for t, i in self.vocab.items()}
-        self._merge_map = self._build_merge_map(parse_merges(merges))
+        self._merge_map = self._build_merge_map(merges)
         self._byte_ids = [self.vocab.get(byte_token(b)) for b in range(256)] if self.byte_fallback else None
         self._cache: dict[str, list] = {}
         # Without affixes a character's symbol is the character itself: one vocab lookup each.
         self._plain = self.continuing_subword_prefix is None and self.end_of_word_suffix is None
         self._vocab_get = self.vocab.get
 
-    def _build_merge_map(self, merges: list[tuple[str, str]]) -> dict[tuple[int, int], int]:
+    def _build_merge_map(self, merges: Iterable) -> dict[tuple[int, int], int]:
         """(left id, right id) -> rank << 32 | new id; a repeated pair keeps its last rank, as HF."""
         vocab = self.vocab
         prefix = self.continuing_subword_prefix or ""
-        if not prefix and merges:
-            # All lookups in C; the loop below only runs to name a merge that does not fit.
-            lefts, rights = zip(*merges)
-            a_ids, b_ids = list(map(vocab.get, lefts)), list(map(vocab.get, rights))
-            new_ids = list(map(vocab.get, map(str.__add__, lefts, rights)))
-            if None not in a_ids and None not in b_ids and None not in new_ids:
-                return dict(zip(zip(a_ids, b_ids), [(r << _ID_BITS) | i for r, i in enumerate(new_ids)]))
+        if not prefix:
+            found = _plain_merge_map(vocab, merges)
+            if found is not None:
+                return found
+        # Any other form, or a merge that does not fit: checked one by one, to name the bad one.
+        merges = parse_merges(merges)
         out: dict[tuple[int, int], int] = {}
         for rank, (a, b) in enumerate(merges):
             a_id, b_id = vocab.get(a), vocab.get(b)
