@@ -325,17 +325,21 @@ def _trim_one(token, span, first, add_prefix_space):
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["Ġ", "Ġa", "ĠĠb", "a", "aĠ", " a ", "Ġ\u3000", "\u2000x", "ĠxĠ", "é"]),
                           st.integers(0, 4), st.integers(0, 4), st.booleans()), max_size=8),
-       st.booleans())
-def test_trim_offsets_equals_plain_rules(items, add_prefix_space):
+       st.booleans(), st.sampled_from([0, 1]))
+def test_trim_offsets_equals_plain_rules(items, add_prefix_space, base):
+    """Also with the spans counted from 1 (the fast lane's ``Encoding.spans_base``): the same
+    trimming, counted from 1 (a first token at byte 0 is the one at ``base``)."""
     from tokcore.core.encoding import Encoding
     from tokcore.processors.merge import trim_offsets
 
     enc = Encoding()
+    enc.spans_base = base
     for i, (tok, start, width, none) in enumerate(items):
-        enc.append(i, tok, None if none else (start, start + width))
-    expected = [_trim_one(t, s, i == 0, add_prefix_space) for i, (t, s) in enumerate(zip(enc.tokens, enc.spans))]
+        enc.append(i, tok, None if none else (start + base, start + width + base))
+    zero_based = [None if s is None else (s[0] - base, s[1] - base) for s in enc.spans]
+    expected = [_trim_one(t, s, i == 0, add_prefix_space) for i, (t, s) in enumerate(zip(enc.tokens, zero_based))]
     trim_offsets(enc, add_prefix_space)
-    assert enc.spans == expected
+    assert enc.spans == [None if s is None else (s[0] + base, s[1] + base) for s in expected]
 
 
 # ----------------------------------------------------------------------------- sentencepiece charsmap scan
@@ -402,3 +406,30 @@ def test_mapping_a_list_of_spans_equals_mapping_each(text, which, cuts):
     on_chars = [(a, b) for a, b in on_chars if b > a]
     for batch in (spans, on_chars):
         assert mapper.map_all(batch) == [mapper.map(s) for s in batch]
+
+
+# ----------------------------------------------------------------------------- spans counted from 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["a", "ﬁ", "é", "Ａ", " ", "x"]), min_size=1, max_size=12).map("".join),
+       st.booleans(), st.booleans())
+def test_result_state_takes_spans_counted_from_one_as_from_zero(raw, nfkc, fast):
+    """``Encoding.spans_base`` 1 gives the result that the same spans counted from 0 give, with
+    an identity alignment (taken as they are) and with one that moves characters (mapped)."""
+    from tokcore.core.encoding import Encoding
+    from tokcore.core.result_build import result_state
+    from tokcore.normalizers.standard import NFKC
+
+    ns = NFKC().normalize(NormalizedString(raw)) if nfkc else NormalizedString(raw)
+    cuts = char_to_byte_table(ns.normalized)
+    zero = [None, *zip(cuts, cuts[1:]), None]  # one token per character between two inserted ones
+    states = []
+    for base in (0, 1):
+        enc = Encoding()
+        enc.spans_base = base
+        for i, span in enumerate(zero):
+            enc.append(i, "t", None if span is None else (span[0] + base, span[1] + base), word=i)
+        states.append(result_state(enc, ns, None, raw, None, fast=fast, return_offsets=True, return_masks=True,
+                                   own=True))
+    assert states[0] == states[1]

@@ -1,7 +1,8 @@
 """Encodings: the mutable ``Encoding`` the pipeline fills, and the frozen ``EncodeResult`` it returns.
 
 ``Encoding`` keeps spans as 0-based half-open byte offsets into the tokenization text, with
-``None`` for tokens that have no source (inserted specials, pads). ``EncodeResult`` is the
+``None`` for tokens that have no source (inserted specials, pads); the fast lane may count them
+from 1 instead (``spans_base``), the contract's base, when nothing maps them back afterwards. ``EncodeResult`` is the
 public view: parallel lists, contract offsets (1-based, ``(0, 0)`` sentinel); a long text's
 offsets and word ids as compact ``Spans`` / ``WordIds``.
 
@@ -33,6 +34,10 @@ class Encoding:
     sequence_ids: list[Optional[int]] = field(default_factory=list)
     attention: list[int] = field(default_factory=list)
     overflowing: list["Encoding"] = field(default_factory=list)
+    # Not a field: what the spans count from. The lane (tokcore.fast.lane) emits them from 1 where
+    # the result's offsets are the spans themselves, so result_state adds nothing to each; the
+    # post-processors' fast path keeps it (trim_offsets reads it), every other step expects 0.
+    spans_base = 0
 
     def __len__(self) -> int:
         return len(self.ids)

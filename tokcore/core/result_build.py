@@ -38,18 +38,28 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
     offsets = original = None
     if return_offsets:
         spans = enc.spans
+        if mappers is None:  # built once, shared by the overflowing windows
+            mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
+        map_a, map_b = mappers
+        base = enc.spans_base
+        if base and not (fast and map_a.identity and map_b is None and type(spans) is list
+                         and 1 not in enc.sequence_ids):
+            # Spans counted from 1 that a mapper or a column must take: back to 0 first (the
+            # lane counts from 1 only where they are the offsets as they are).
+            spans, base = [None if s is None else (s[0] - base, s[1] - base) for s in spans], 0
         # Built straight from the encoding's spans: no list of tuples on the way (a long text's
         # column is taken over as it is when nobody else holds the encoding).
         if type(spans) is list and len(spans) <= _spans.COMPACT_FROM:
-            # The common case first, inline: a plain list of tuples.
-            offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+            # The common case first, inline: a plain list of tuples (counted from 1 already, the
+            # lane's, or from 0).
+            if base:
+                offsets = [SENTINEL if s is None else s for s in spans]
+            else:
+                offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
         elif own and type(spans) is SpanColumn:
             offsets = settled(spans.freeze())
         else:
             offsets = settled(Spans.from_encoding(spans))
-        if mappers is None:  # built once, shared by the overflowing windows
-            mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
-        map_a, map_b = mappers
         if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
             # Identity alignment: the same spans; one object when immutable, else a copy.
             original = list(offsets) if type(offsets) is list else offsets

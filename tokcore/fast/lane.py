@@ -242,6 +242,11 @@ class _Rest:
             self.found = _TAKEN  # this result's own: let the words' entries go once emitted
         enc = Encoding()
         long = len(view) > _COLUMN_CHARS
+        # Characters in place and a short text: the offsets in the view are the original ones and
+        # the spans themselves, so they are emitted counted from 1, the contract's base, and
+        # result_state takes them as they are (Encoding.spans_base).
+        base = 1 if self.moved is None and need and not long else 0
+        enc.spans_base = base
         if long:
             # A long text's spans and word ids go straight into compact form: no tuple per
             # token, no int per word on the way (tokcore.core.spans, tokcore.core.optional_ints).
@@ -251,7 +256,7 @@ class _Rest:
         if long and found[1] is None and found[2] is None and len(found[0]) > _EMIT_WORDS:
             _emit_slices(found, enc, need, lane.plan.one_word)
         else:
-            emit_words(found, view, 0, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
+            emit_words(found, view, base, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
                        lane.plan.one_word)
         del found
         n = len(enc.ids)
