@@ -183,31 +183,49 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
 
 
 def _around(enc: Encoding, parts: list[tuple], at: int) -> Encoding:
-    """``build_single`` for a template with the sequence once, at ``parts[at]``: the inserted
-    tokens go around the sequence's own lists (``enc`` is the result; nobody else holds it after
-    post-processing), and its type and sequence ids are made anew, as ``build_single`` makes them."""
+    """``build_single`` for a template with the sequence once, at ``parts[at]``: each of the
+    sequence's lists (``enc`` is the result; nobody else holds it after post-processing) is
+    rebuilt once with the inserted tokens around it, and its type and sequence ids are made anew,
+    as ``build_single`` makes them."""
     n = len(enc.ids)
-    columns = (enc.ids, enc.tokens, enc.spans, enc.special, enc.word_ids, enc.attention)
-    type_ids, seqs = [parts[at][1]] * n, [0] * n
-    start = 0  # where the sequence starts in the result
-    if at:
-        ids, tokens, types = _inserted(parts[:at])
-        start = len(ids)
-        nones, ones = [None] * len(ids), [1] * len(ids)
-        for column, items in zip(columns, (ids, tokens, nones, ones, nones, ones)):
-            column[:0] = items
-        type_ids[:0] = types
-        seqs[:0] = nones
-    if at + 1 < len(parts):
-        ids, tokens, types = _inserted(parts[at + 1:])
-        nones, ones = [None] * len(ids), [1] * len(ids)
-        for column, items in zip(columns, (ids, tokens, nones, ones, nones, ones)):
-            column += items
-        type_ids += types
-        seqs += nones
-    enc.type_ids, enc.sequence_ids = type_ids, seqs
-    enc.__dict__["hf_ranges"] = {0: (start, start + n)}
+    type_id = parts[at][1]
+    if len(parts) == 1:  # nothing inserted (a byte-level or no-special template)
+        enc.type_ids, enc.sequence_ids = [type_id] * n, [0] * n
+        enc.__dict__["hf_ranges"] = {0: (0, n)}
+        return enc
+    ids_after, tokens_after, types_after = _inserted(parts[at + 1:]) if at + 1 < len(parts) else _NOTHING
+    nones_after, ones_after = _filled(None, len(ids_after)), _filled(1, len(ids_after))
+    if not at:  # inserted tokens after the sequence only: its lists grow in place
+        enc.ids += ids_after
+        enc.tokens += tokens_after
+        enc.spans += nones_after
+        enc.special += ones_after
+        enc.word_ids += nones_after
+        enc.attention += ones_after
+        enc.type_ids, enc.sequence_ids = [*repeat(type_id, n), *types_after], [*repeat(0, n), *nones_after]
+        enc.__dict__["hf_ranges"] = {0: (0, n)}
+        return enc
+    ids, tokens, types = _inserted(parts[:at])
+    nones, ones = _filled(None, len(ids)), _filled(1, len(ids))
+    enc.ids = [*ids, *enc.ids, *ids_after]
+    enc.tokens = [*tokens, *enc.tokens, *tokens_after]
+    enc.spans = [*nones, *enc.spans, *nones_after]
+    enc.special = [*ones, *enc.special, *ones_after]
+    enc.word_ids = [*nones, *enc.word_ids, *nones_after]
+    enc.attention = [*ones, *enc.attention, *ones_after]
+    enc.type_ids = [*types, *repeat(type_id, n), *types_after]
+    enc.sequence_ids = [*nones, *repeat(0, n), *nones_after]
+    enc.__dict__["hf_ranges"] = {0: (len(ids), len(ids) + n)}
     return enc
+
+
+_NOTHING = ((), (), ())  # _around: no inserted tokens on that side
+_ONE = {None: (None,), 1: (1,)}  # the one-token case of _filled, shared
+
+
+def _filled(value, k: int) -> tuple:
+    """``k`` times ``value`` (a shared tuple for the usual one). ``_filled(None, 2) == (None, None)``."""
+    return _ONE[value] if k == 1 else (value,) * k
 
 
 def _inserted(parts: list[tuple]) -> tuple[list, list, list]:
@@ -257,10 +275,11 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
 
     ``Ġ`` counts as one space byte, another whitespace character as its UTF-8 length. A first
     token (index 0, or starting at byte 0) keeps a single leading space when
-    ``add_prefix_space``, since that space was added. Spans are 0-based bytes; ``None`` stays.
+    ``add_prefix_space``, since that space was added. Spans are bytes counted from
+    ``enc.spans_base`` (0, or the lane's 1); ``None`` stays.
     Token ``"Ġhi"`` at ``(3, 6)`` becomes ``(4, 6)``.
     """
-    spans, tokens = enc.spans, enc.tokens
+    spans, tokens, base = enc.spans, enc.tokens, enc.spans_base
     # Most tokens neither start nor end with a space: find the others with one C-level pass
     # over a cache of each token's runs (``False`` for "nothing to trim").
     runs = list(map(_RUNS.get, tokens))
@@ -274,14 +293,14 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
             continue
         r = runs[i]
         start, stop = span
-        if r is _LEAD_ONE and i and start:
+        if r is _LEAD_ONE and i and start != base:
             # The byte-level common case ("Ġword" inside the text): one space byte off the start.
             spans[i] = (start + 1 if start + 1 < stop else stop, stop)
             continue
         lead, trail = r
         if lead is not None:
             count, size = lead
-            if (i == 0 or start == 0) and add_prefix_space and count == 1:
+            if (i == 0 or start == base) and add_prefix_space and count == 1:
                 size = 0  # the prefix space was added by the pre-tokenizer: keep it
             start = start + size if start + size < stop else stop
         if trail is not None and stop >= trail[1]:
