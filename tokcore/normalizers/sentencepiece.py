@@ -72,12 +72,15 @@ class SentencePieceWhitespace(Normalizer):
         tail = len(text.rstrip(" "))
         if start >= tail:
             return None
-        if start == 0 and tail == n and ns.is_identity and "  " not in text:
-            # The common line: words apart by single spaces, untouched by the charsmap. The dummy
-            # "▁" covers nothing at 0, character i + 1 is character i: what rebuild and
-            # sentencepiece_alignment make of the pieces below, written down directly.
-            return NormalizedString(ns.original, SPACE_SYMBOL + text.replace(" ", SPACE_SYMBOL),
-                                    [0, *range(n)], list(range(n + 1)))
+        if ns.is_identity and "  " not in text[start:tail]:
+            # The common line: words apart by single spaces, untouched by the charsmap, perhaps
+            # indented or with spaces after it. The dummy "▁" covers nothing where the words
+            # start, each kept character covers itself and the spaces cut at either end cover
+            # nothing: what rebuild and sentencepiece_alignment make of the pieces below,
+            # written down directly.
+            kept = text[start:tail] if start or tail < n else text
+            return NormalizedString(ns.original, SPACE_SYMBOL + kept.replace(" ", SPACE_SYMBOL),
+                                    [start, *range(start, tail)], list(range(start, tail + 1)))
         out: list[tuple[str, int, int]] = [("", 0, start)] if start else []
         out.append((SPACE_SYMBOL, start, start))
         for m in _RUNS.finditer(text, start, tail):
