@@ -234,8 +234,10 @@ def _merge_cut_words(merges, known, drops: bool = False):
     superset = frozenset(c.replace(wide, narrow) for c in known).issuperset
     plain_superset = frozenset(known).issuperset
     # Lines seen before (HF caches a pre-tokenizer-less line whole as its one word; this keeps
-    # the cut instead): a warm line skips the pass below.
+    # the cut instead): a warm line skips the pass below. Bounded by the characters kept, so a
+    # long line (a paragraph) is kept too while short lines never hold more than before.
     seen: dict = {}
+    room = [_SEEN_BUDGET]
 
     def words(text):
         got = seen.get(text)
@@ -270,7 +272,8 @@ def _merge_cut_words(merges, known, drops: bool = False):
                     continue
                 cuts.append(c)
         found = tuple(map(text.__getitem__, map(slice, [0, *cuts], [*cuts, n]))) if cuts else (text,)
-        if n <= _SEEN_CHARS and len(seen) < _SEEN_LINES:
+        if n <= room[0]:
+            room[0] -= n
             seen[text] = found
         return found, None
 
@@ -310,5 +313,6 @@ def _stand_in(merges, known) -> tuple[str, str]:
     return ("", "") if wide is None or free is None else (wide, free)
 
 
-_SEEN_LINES = 10_000  # lines whose words _merge_cut_words keeps, as HF keeps 10,000 words
-_SEEN_CHARS = 256  # longer lines rarely repeat
+# Characters of the lines whose words _merge_cut_words keeps: what 10,000 lines of 256 kept
+# before (HF keeps 10,000 words of under 256 bytes), now spent on lines of any length.
+_SEEN_BUDGET = 10_000 * 256
