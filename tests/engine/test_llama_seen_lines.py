@@ -1,6 +1,6 @@
 """The merge-cut finder keeps the words of lines it has cut, within a budget of characters
-(``tokcore.fast.words._SEEN_BUDGET``), long lines too: a line found again gives the words a
-fresh finder gives, and the budget is never exceeded. End to end, a long Llama-style line
+(``tokcore.fast.words._SEEN_BUDGET``), lines of up to ``_SEEN_LINE_CHARS`` too: a line found
+again gives the words a fresh finder gives, and neither bound is ever exceeded. End to end, a long Llama-style line
 encoded twice by the same object equals the reference path both times.
 
 Left out: the cut rule itself (``test_safe_cuts.py``, ``test_bpe_lean.py``).
@@ -43,6 +43,13 @@ def test_lines_found_again_give_a_fresh_finders_words(texts):
     views = ["\u2581" + t.replace(" ", "\u2581") for t in texts]
     first = [kept(v) for v in views]
     assert [kept(v) for v in views] == first == [_finder(0)(v) for v in views]
+
+
+def test_a_huge_line_is_not_kept():
+    kept = _finder(words._SEEN_BUDGET)
+    line = "\u2581" + "the\u2581end\u2581" * 300  # 2401 characters
+    assert kept(line)[0] is not kept(line)[0]
+    assert kept(line[:2048])[0] is kept(line[:2048])[0]
 
 
 def test_the_budget_bounds_the_characters_kept():

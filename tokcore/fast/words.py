@@ -235,7 +235,7 @@ def _merge_cut_words(merges, known, drops: bool = False):
     plain_superset = frozenset(known).issuperset
     # Lines seen before (HF caches a pre-tokenizer-less line whole as its one word; this keeps
     # the cut instead): a warm line skips the pass below. Bounded by the characters kept, so a
-    # long line (a paragraph) is kept too while short lines never hold more than before.
+    # paragraph is kept too while short lines never hold more than before; a huge line is not.
     seen: dict = {}
     room = [_SEEN_BUDGET]
 
@@ -272,7 +272,7 @@ def _merge_cut_words(merges, known, drops: bool = False):
                     continue
                 cuts.append(c)
         found = tuple(map(text.__getitem__, map(slice, [0, *cuts], [*cuts, n]))) if cuts else (text,)
-        if n <= room[0]:
+        if n <= _SEEN_LINE_CHARS and n <= room[0]:
             room[0] -= n
             seen[text] = found
         return found, None
@@ -316,3 +316,4 @@ def _stand_in(merges, known) -> tuple[str, str]:
 # Characters of the lines whose words _merge_cut_words keeps: what 10,000 lines of 256 kept
 # before (HF keeps 10,000 words of under 256 bytes), now spent on lines of any length.
 _SEEN_BUDGET = 10_000 * 256
+_SEEN_LINE_CHARS = 2048  # longer lines are cut anew (a huge input is never kept alive)
