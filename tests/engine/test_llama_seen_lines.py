@@ -8,21 +8,12 @@ Left out: the cut rule itself (``test_safe_cuts.py``, ``test_bpe_lean.py``).
 
 from __future__ import annotations
 
-import copy
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shared_data import require_shared
+from test_llama_stand_in import _FAST, _KNOWN, _MERGES, _REF
 
-import tokcore
 from tokcore.fast import words
 
-LLAMA = ("reference", "hf", "trained", "llama_style_bpe.json")
-_FAST = tokcore.load(require_shared(*LLAMA))
-_REF = copy.deepcopy(_FAST)
-_REF.fast = False
-_MERGES = _FAST.model.merges
-_KNOWN = {t for t in _FAST.model.vocab if len(t) == 1}
 _PIECES = ["the", " ", "and", "of", "ing", "s", ",", ".", "I", "é", "中", "\u2581", "ur", "ed", "x"]
 _LONG = st.lists(st.sampled_from(_PIECES), min_size=80, max_size=200).map("".join)
 
