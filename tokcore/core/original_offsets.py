@@ -7,14 +7,15 @@ UTF-8 lengths is recognized as the identity, which costs nothing per token.
 
 ``ShiftMapper`` gives the same spans without an alignment for a text that is a prefix plus the raw
 text with one character replaced by another (HF's ``Prepend`` then ``Replace(" ", "▁")``,
-sentencepiece's plain line), by arithmetic.
+sentencepiece's plain line), by arithmetic; given the tokens' ids and their raw lengths
+(``tokcore.fast.views.RawLengths``), from the ids alone when the tokens cover the text end to end.
 
 Left out: building the alignment (``tokcore.normalized``) and the contract helpers (``tokcore.offsets``).
 """
 
 from __future__ import annotations
 
-from itertools import accumulate, compress, count, repeat
+from itertools import accumulate, compress, count, islice, repeat
 from operator import add, is_, itemgetter, le, sub
 
 from .normalized import NormalizedString
@@ -160,10 +161,18 @@ class ShiftMapper:
     """
 
     identity = False
-    __slots__ = ("head", "inside", "starts")
+    __slots__ = ("by_ids", "head", "ids", "inside", "new", "old", "raw", "starts")
 
-    def __init__(self, raw: str, head: int, old: str | None = None, new: str | None = None):
-        self.head = head
+    def __init__(self, raw: str, head: int, old: str | None = None, new: str | None = None,
+                 ids=None, lengths=None):
+        self.head, self.raw, self.old, self.new = head, raw, old, new
+        # ids: the token ids in step with the spans map_all will get, with ``lengths`` (token id ->
+        # raw UTF-8 length, ``RawLengths``): map_all's spans then follow from the ids alone.
+        self.ids, self.by_ids = ids, lengths
+        self.starts = self.inside = _UNSET  # _tables: built only when a span needs them
+
+    def _tables(self) -> None:
+        raw, old, new, head = self.raw, self.old, self.new, self.head
         # starts: the 1-based raw position of every view byte as a span's start, or None when a view
         # byte past the prefix is a raw byte (nothing replaced, or ASCII by ASCII); inside: the raw
         # bytes a span's stop moves on by, the replaced character's length at a stop inside a
@@ -189,6 +198,8 @@ class ShiftMapper:
 
     def map(self, span: tuple[int, int]) -> tuple[int, int]:
         bs, be = span
+        if self.starts is _UNSET:
+            self._tables()
         if self.starts is None:
             start = max(bs - self.head, 0) + 1
             return (start, start) if be <= bs else (start, max(be - self.head, 0) + 1)
@@ -207,12 +218,37 @@ class ShiftMapper:
         while spans[lead] is None:
             lead += 1
         present = spans[lead:n - tail] if lead or tail else spans
-        mapped = self._common(present) if len(present) > 1 else None
+        mapped = None
+        if self.by_ids is not None:
+            mapped = self._from_ids(self.ids[lead:n - tail] if lead or tail else self.ids, present)
+        if mapped is None and len(present) > 1:
+            if self.starts is _UNSET:
+                self._tables()
+            mapped = self._common(present)
         if mapped is None:
             mapped = [SENTINEL if s is None else self.map(s) for s in present]
         if lead or tail:
             return [*repeat(SENTINEL, lead), *mapped, *repeat(SENTINEL, tail)]
         return mapped
+
+    def _from_ids(self, ids, spans: list) -> list | None:
+        """``map_all`` of the text's tokens when each covers its own text end to end from the view's
+        start (``None``: not so): a token's raw bytes are its view bytes less those its ``new``
+        characters add (``RawLengths``), and the prefix, one ``new`` at the view's start, maps to
+        nothing. The first ``new`` then stands for the one raw byte before the text, so the
+        1-based stops are the running sums. A token whose text is not what it covers (a byte, the
+        unknown token: no length) declines; so does a raw text holding ``new`` itself (2 bytes short
+        per such ``new``) or missing a character (short too): the sums must end at the raw text's end."""
+        if len(ids) != len(spans) or None in spans:
+            return None
+        try:
+            ends = list(accumulate(map(self.by_ids.__getitem__, ids), initial=0))
+        except TypeError:  # a token without a length (None)
+            return None
+        if ends[-1] != len(self.raw.encode("utf-8", "surrogatepass")) + 1 or spans[0][0] != 0:
+            return None
+        ends[0] = 1
+        return list(zip(ends, islice(ends, 1, None)))
 
     def _common(self, spans: list) -> list | None:
         """``map_all`` of two or more spans, each non-empty and none inside a replacement, in a few
@@ -237,6 +273,7 @@ class ShiftMapper:
         return list(zip(itemgetter(*begins)(get), itemgetter(*stops)(get)))
 
 
+_UNSET = object()  # ShiftMapper's tables before _tables
 _SAME_BYTES = object()  # _shape_of: nothing to map beyond the prefix
 _SHAPES: dict = {}  # (old, new) -> _shape_of(old, new)
 _INSIDE_TABLE = bytes(2 if b == 2 else 0 for b in range(256))  # steps -> 2 at a replaced character, else 0

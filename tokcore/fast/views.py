@@ -292,9 +292,44 @@ class PrefixReplaceText:
             return text  # Prepend leaves empty text alone
         return self.prefix + (text if self.old is None else text.replace(self.old, self.new))
 
-    def mapper(self, raw: str) -> ShiftMapper:
-        """Maps spans of this view of ``raw`` back to ``raw`` (what the normalizer's alignment gives)."""
-        return ShiftMapper(raw, self.head, self.old, self.new)
+    def mapper(self, raw: str, ids=None, lengths: RawLengths | None = None) -> ShiftMapper:
+        """Maps spans of this view of ``raw`` back to ``raw`` (what the normalizer's alignment gives).
+        ``ids`` (in step with the spans to map) and ``lengths`` (``self.raw_lengths``'s) let it
+        map the text's tokens from their ids alone when they cover the view end to end."""
+        return ShiftMapper(raw, self.head, self.old, self.new, ids, lengths)
+
+    def raw_lengths(self, token_of, hidden) -> RawLengths | None:
+        """The ``RawLengths`` of a model's tokens for ``mapper`` (``token_of``: id -> token text;
+        ``hidden``: ids whose text is not the text they cover, byte-fallback and unknown tokens),
+        or ``None`` when the view is not one ``new`` then the text with a one-byte ``old`` as
+        ``new`` (Llama's ``Prepend("▁")`` + ``Replace(" ", "▁")``)."""
+        if self.old is None or self.prefix != self.new or len(self.old.encode("utf-8", "surrogatepass")) != 1:
+            return None
+        return RawLengths(token_of, hidden, self.new, self.head - 1)
+
+
+class RawLengths(dict):
+    """Token id -> the UTF-8 length in the raw text of the text the token covers in a view where
+    each ``new`` (``grown`` bytes longer than the one-byte character it replaced) stands for that
+    character: its own length less ``grown`` per ``new`` it holds; ``None`` for ``hidden`` ids.
+    Filled as ids are met (a fresh tokenizer meets few of its tokens).
+    ``RawLengths({7: "▁ab"}.__getitem__, (), "▁", 2)[7] == 3``."""
+
+    __slots__ = ("grown", "hidden", "new", "token_of")
+
+    def __init__(self, token_of, hidden, new: str, grown: int):
+        super().__init__()
+        self.token_of, self.hidden, self.new, self.grown = token_of, frozenset(hidden), new, grown
+
+    def __missing__(self, id_: int) -> int | None:
+        token = None if id_ in self.hidden else self.token_of(id_)
+        n = None if token is None else len(token.encode("utf-8", "surrogatepass")) - self.grown * token.count(self.new)
+        if len(self) < _LENGTHS_KEPT:
+            self[id_] = n
+        return n
+
+
+_LENGTHS_KEPT = 1_000_000  # token ids a RawLengths keeps (a vocabulary is rarely larger)
 
 
 def _prefix_replace_for(normalizer) -> PrefixReplaceText | None:

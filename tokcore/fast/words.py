@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, is_, is_not
+from operator import add, call, is_, is_not, sub
 
 from ..text.onig_regex import regex_timed_out, user_regex_timeout
 
@@ -217,17 +217,27 @@ def _merge_cut_words(merges, known, drops: bool = False):
         key = (left[-1], right[0])
         if kind.get(key) is not closed:
             kind[key] = (*kind.get(key, ()), (left, right))
+    # A pair of longer merge sides asks whether one of its merges fits around the place: one
+    # ``re`` match of all of them (``_Spanning``, made on first use) instead of a loop.
+    for key, pairs in kind.items():
+        if pairs is not closed:
+            kind[key] = _Spanning(pairs, key)
     # The pair pass reads every character: one outside Latin-1 is a new string each time it is
     # read (and hashed anew), so the most common such character of the merges (Llama's "▁") is
     # read as a Latin-1 one that no merge or token holds, in texts without that one.
     wide, narrow = _stand_in(merges, known)
-    kind_of = {(a.replace(wide, narrow), b.replace(wide, narrow)): v for (a, b), v in kind.items()}.get
-    plain_kind_of = kind.get
+    read_kind = {(a.replace(wide, narrow), b.replace(wide, narrow)): v for (a, b), v in kind.items()}
+    kind_of, plain_kind_of = read_kind.get, kind.get
+    for spanning in kind.values():
+        if spanning is not closed:
+            spanning.homes = ((kind, spanning.key), (read_kind, tuple(k.replace(wide, narrow) for k in spanning.key)))
     superset = frozenset(c.replace(wide, narrow) for c in known).issuperset
     plain_superset = frozenset(known).issuperset
     # Lines seen before (HF caches a pre-tokenizer-less line whole as its one word; this keeps
-    # the cut instead): a warm line skips the pass below.
+    # the cut instead): a warm line skips the pass below. Bounded by the characters kept, so a
+    # paragraph is kept too while short lines never hold more than before; a huge line is not.
     seen: dict = {}
+    room = [_SEEN_BUDGET]
 
     def words(text):
         got = seen.get(text)
@@ -245,14 +255,10 @@ def _merge_cut_words(merges, known, drops: bool = False):
             # Every character is a token: a pair no merge ends and starts cuts, a pair of a
             # longer merge side cuts unless that merge fits around the place.
             cuts = list(compress(range(1, n), map(is_, kinds, repeat(None))))
-            maybe = list(compress(range(1, n), map(is_, map(type, kinds), repeat(tuple))))
+            maybe = list(compress(range(1, n), map(callable, kinds)))
             if maybe:
-                for c in maybe:
-                    for left, right in kinds[c - 1]:
-                        if text.startswith(right, c) and text.endswith(left, 0, c):
-                            break
-                    else:
-                        cuts.append(c)
+                fits = map(call, map(kinds.__getitem__, map(sub, maybe, repeat(1))), repeat(text), maybe)
+                cuts += compress(maybe, map(is_, fits, repeat(None)))
                 cuts.sort()
         elif drops:
             cuts = []
@@ -261,17 +267,40 @@ def _merge_cut_words(merges, known, drops: bool = False):
             for c in compress(range(1, n), map(is_not, kinds, repeat(closed))):
                 if text[c - 1] not in known and text[c] not in known:
                     continue
-                pairs = kinds[c - 1]
-                if pairs is not None and any(text.startswith(right, c) and text.endswith(left, 0, c)
-                                             for left, right in pairs):
+                spanning = kinds[c - 1]
+                if spanning is not None and spanning(text, c) is not None:
                     continue
                 cuts.append(c)
         found = tuple(map(text.__getitem__, map(slice, [0, *cuts], [*cuts, n]))) if cuts else (text,)
-        if n <= _SEEN_CHARS and len(seen) < _SEEN_LINES:
+        if n <= _SEEN_LINE_CHARS and n <= room[0]:
+            room[0] -= n
             seen[text] = found
         return found, None
 
     return words
+
+
+class _Spanning:
+    """Whether one of ``pairs`` (merges ``(left, right)`` whose sides meet in ``key``) fits around
+    place ``c`` of a text: ``left`` ends there and ``right`` starts there. Called as
+    ``spanning(text, c)``: a match object or ``None``. The first call compiles one ``re`` pattern
+    of fixed-width look-behinds (a cold text meets few of the pairs) and puts its ``match`` in
+    the finder's tables (``homes``) in place of this object, so later texts call it from C.
+    ``_Spanning([("ab", "c")], ("b", "c"))("abc", 2) is not None``."""
+
+    __slots__ = ("homes", "key", "match", "pairs")
+
+    def __init__(self, pairs, key):
+        self.pairs, self.key, self.match, self.homes = pairs, key, None, ()
+
+    def __call__(self, text: str, c: int):
+        match = self.match
+        if match is None:
+            match = self.match = re.compile("|".join(
+                f"(?<={re.escape(left)}){re.escape(right)}" for left, right in self.pairs), re.DOTALL).match
+            for table, key in self.homes:
+                table[key] = match
+        return match(text, c)
 
 
 def _stand_in(merges, known) -> tuple[str, str]:
@@ -284,5 +313,7 @@ def _stand_in(merges, known) -> tuple[str, str]:
     return ("", "") if wide is None or free is None else (wide, free)
 
 
-_SEEN_LINES = 10_000  # lines whose words _merge_cut_words keeps, as HF keeps 10,000 words
-_SEEN_CHARS = 256  # longer lines rarely repeat
+# Characters of the lines whose words _merge_cut_words keeps: what 10,000 lines of 256 kept
+# before (HF keeps 10,000 words of under 256 bytes), now spent on lines of any length.
+_SEEN_BUDGET = 10_000 * 256
+_SEEN_LINE_CHARS = 2048  # longer lines are cut anew (a huge input is never kept alive)
