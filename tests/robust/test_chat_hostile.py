@@ -33,7 +33,7 @@ HUGE_VALUES = {
     "center_method": "{{ 'x'.center(10**9) }}",
     "center_filter": "{{ 'x'|center(2000000) }}",
     "join_method": "{% set big = 'y' * 900000 %}{{ big.join(range(2000)|map('string')) }}",
-    "join_filter": "{% set big = 'y' * 900000 %}{{ range(100000)|join(big) }}",
+    "join_filter": "{% set big = 'y' * 900000 %}{{ range(2000)|join(big) }}",
     "lipsum": "{{ lipsum(10**7) }}",
     "printf_width": "{{ '%1000000000d' % 1 }}",
     "format_width": "{{ '{:>1000000000}'.format(1) }}",

@@ -29,6 +29,7 @@ from ..core.offsets import SENTINEL
 from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
+from ..models.bpe import BPE
 from ..processors.standard import post_process
 from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
@@ -43,8 +44,8 @@ _NO_MAPPER = (lambda raw: None)  # noqa: E731 - a deferred view without an arith
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("deferred", "deferred_view", "escaped", "normalizer", "plan", "processor", "same_place", "scans",
-                 "sources", "trim", "with_specials", "without_specials")
+    __slots__ = ("deferred", "deferred_view", "escaped", "normalizer", "plan", "processor", "raw_lengths",
+                 "same_place", "scans", "sources", "trim", "with_specials", "without_specials")
 
     def __init__(self, tok, plan, parts: dict, trim):
         self.normalizer = tok.normalizer
@@ -59,6 +60,16 @@ class Lane:
             self.deferred_view = deferred_view_for(tok.normalizer)
         if self.deferred_view is not None:
             self.deferred = copy.deepcopy(tok.normalizer)
+        # Token id -> raw length when the tokens' texts are the view end to end: plain BPE on the
+        # whole view (no pre-tokenizer to insert text, no affixes), bytes and unknown aside.
+        self.raw_lengths = None
+        model = tok.model
+        if (hasattr(self.deferred_view, "raw_lengths") and tok.pre_tokenizer is None and type(model) is BPE
+                and not model.continuing_subword_prefix and not model.end_of_word_suffix):
+            hidden = {i for i in (model._byte_ids or ()) if i is not None}
+            if model.unk_token is not None and model.unk_token in model.vocab:
+                hidden.add(model.vocab[model.unk_token])
+            self.raw_lengths = self.deferred_view.raw_lengths(model._inverse.get, hidden)
         # Whether plain lines take _plain_line: sentencepiece's view split by Metaspace at its
         # "▁" gives the raw line's chunks (fast_encode.spaced_word_ids).
         self.escaped = type(self.deferred_view) is SentencePieceText and plan.replacement == "\u2581"
@@ -280,7 +291,10 @@ class _Rest:
         moved, mappers = self.moved, None
         if moved is _DEFERRED and need:
             # A view that maps its spans by arithmetic (fast_views.PrefixReplaceText) needs no alignment.
-            mapper = getattr(lane.deferred_view, "mapper", _NO_MAPPER)(raw)
+            if lane.raw_lengths is not None:  # the tokens map from their ids (ShiftMapper._from_ids)
+                mapper = lane.deferred_view.mapper(raw, enc.ids if ids is None else ids, lane.raw_lengths)
+            else:
+                mapper = getattr(lane.deferred_view, "mapper", _NO_MAPPER)(raw)
             if mapper is not None:
                 ns, mappers = NormalizedString(raw, view), (mapper, None)
             else:
