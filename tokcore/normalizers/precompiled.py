@@ -145,6 +145,20 @@ def _ascii_source_rules(units, strings: bytes) -> tuple[dict[str, str], int]:
     return found, reach
 
 
+def _with_changes(text: str, changes) -> list[tuple[str, int, int]]:
+    """``rebuild`` pieces of ``text`` with the rule matches ``changes`` in place and the stretches
+    between them as they are. ``_with_changes("ab", [("x", 1, 2)]) == [("a", 0, 1), ("x", 1, 2)]``."""
+    pieces, pos = [], 0
+    for new, s, e in changes:
+        if s > pos:
+            pieces.append((text[pos:s], pos, s))
+        pieces.append((new, s, e))
+        pos = e
+    if pos < len(text):
+        pieces.append((text[pos:], pos, len(text)))
+    return pieces
+
+
 _LAST_CHANGES: tuple = ((None, None, None), None, None)  # (normalizer key, text, rule matches)
 _MEMO_CHARS = 1 << 16
 
@@ -401,7 +415,7 @@ class Precompiled(Normalizer):
 
     def _pieces(self, text: str, *, reuse: bool) -> list[tuple[str, int, int]] | None:
         """``text`` as ``rebuild`` pieces, each rule's output in place of its source, or ``None``
-        when no rule can apply. ``reuse``: the last text's matches may serve (an alignment asked
+        when no rule applies. ``reuse``: the last text's matches may serve (an alignment asked
         for after the view); the view itself always scans, so encoding a text again costs what it
         cost the first time, whatever its length."""
         tables = self._tables()
@@ -418,15 +432,9 @@ class Precompiled(Normalizer):
             changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
             if len(text) <= _MEMO_CHARS:  # a long document's matches are not kept alive
                 _remember(key, text, changes)
-        pieces, pos = [], 0
-        for new, s, e in changes:
-            if s > pos:
-                pieces.append((text[pos:s], pos, s))
-            pieces.append((new, s, e))
-            pos = e
-        if pos < len(text):
-            pieces.append((text[pos:], pos, len(text)))
-        return pieces
+        if not changes:  # the text as it is: its alignment stays the identity (a rebuilt copy would not say so)
+            return None
+        return _with_changes(text, changes)
 
     def normalized_text(self, text: str) -> str:
         """``normalize_str(text)`` without building an alignment (the fast lane's view)."""
