@@ -71,3 +71,9 @@ def test_inert_runs_are_one_unknown_token_each():
     # "q" has no id: the whole text takes _word's fusing, "<s>" inside the unknown run, not its own token.
     assert model.word_columns("q<s>qa") == ((0, 11), ("q<s>", "qa"), (4, 2))
     assert model.word_columns("xza") == ((0,), ("xza",), (3,))
+
+
+def test_options_set_after_creation_take_effect_on_new_texts():
+    model = _model(True, True, False, True)
+    model.fuse_unk = False  # one unknown token per character from now on, as _word does
+    assert model.word_columns("x日a") == _expected(model, "x日a") == ((0, 0, 2), ("x", "日", "a"), (1, 3, 1))

@@ -166,8 +166,6 @@ class RankBPE(VocabModel):
         self._inverse = {i: t for t, i in self.vocab.items()}
         self._cache: dict[str, list] = {}
         self._columns: dict[str, tuple] = {}  # word_columns per text
-        # sentencepiece's way with unknown text (word_columns' _inert_split): one token, its own text.
-        self._fuses_text = self.fuse_unk and self.unk_keeps_text and not self.byte_fallback and unk_token is not None
         self._letter_set: frozenset | None = None
         self._letter_runs = None
 
@@ -234,7 +232,8 @@ class RankBPE(VocabModel):
         ids = None
         if len(text) > SCAN_MAX:
             parts = rank_merge(text, self._rank.get, self._unranked)
-        elif self._fuses_text and not self._letters.issuperset(text):
+        elif (self.fuse_unk and self.unk_keeps_text and not self.byte_fallback and self.unk_token is not None
+              and not self._letters.issuperset(text)):  # sentencepiece's unknown text: one token, its own text
             ids, parts = self._inert_split(text)
         else:
             parts = _scan_merge(list(text), self._rank.get, self._unranked)
