@@ -13,6 +13,7 @@ sentencepiece's re-segmentation of ``UNUSED`` pieces.
 from __future__ import annotations
 
 import heapq
+import re
 from itertools import accumulate, repeat
 from operator import add
 
@@ -164,6 +165,9 @@ class RankBPE(VocabModel):
         self._unranked = max(self._rank.values(), default=0) + 1
         self._inverse = {i: t for t, i in self.vocab.items()}
         self._cache: dict[str, list] = {}
+        self._columns: dict[str, tuple] = {}  # word_columns per text
+        self._letter_set: frozenset | None = None
+        self._letter_runs = None
 
     # ------------------------------------------------------------------ encoding
     def _word(self, text: str) -> list:
@@ -213,16 +217,28 @@ class RankBPE(VocabModel):
     def word_columns(self, text: str) -> tuple[tuple, tuple, tuple] | None:
         """``_word(text)``'s ids, token texts and their UTF-8 lengths without its 4-tuples, or ``None``
         where tokens are not slices of the text (byte fallback, an unknown token that is not its
-        text) or a character is unknown without an unknown token (``_word`` says why).
+        text) or a character is unknown without an unknown token (``_word`` says why). Kept per
+        text: a .model's first word and a later one give the model the same text ("▁word").
 
         ``RankBPE({"<unk>": 0, "a": 1, "é": 2, "aé": 3}, unk_token="<unk>", fuse_unk=True, unk_keeps_text=True)``
         gives ``((3, 0), ("aé", "xy"), (3, 2))`` for ``"aéxy"``.
         """
+        got = self._columns.get(text)
+        if got is not None:
+            return got
         vocab = self.vocab
         if not text or (self.ignore_merges and text in vocab) or text in self._atoms:
             return None
-        parts = rank_merge(text, self._rank.get, self._unranked)
-        ids = list(map(vocab.get, parts))
+        ids = None
+        if len(text) > SCAN_MAX:
+            parts = rank_merge(text, self._rank.get, self._unranked)
+        elif (self.fuse_unk and self.unk_keeps_text and not self.byte_fallback and self.unk_token is not None
+              and not self._letters.issuperset(text)):  # sentencepiece's unknown text: one token, its own text
+            ids, parts = self._inert_split(text)
+        else:
+            parts = _scan_merge(list(text), self._rank.get, self._unranked)
+        if ids is None:
+            ids = list(map(vocab.get, parts))
         if None in ids:
             if self.byte_fallback or self.unk_token is None or not self.unk_keeps_text:
                 return None
@@ -232,7 +248,47 @@ class RankBPE(VocabModel):
                 ids, parts = [r[0] for r in runs], [r[1] for r in runs]
             else:
                 ids = [unk if id_ is None else id_ for id_ in ids]
-        return tuple(ids), tuple(parts), utf8_lengths(text, parts)
+        got = tuple(ids), tuple(parts), utf8_lengths(text, parts)
+        if len(text) < MAX_CACHED_LENGTH and len(self._columns) < CACHE_CAPACITY:
+            self._columns[text] = got
+        return got
+
+    @property
+    def _letters(self) -> frozenset:
+        """Every character of a token or a ranked text (built on first use): any other one never
+        merges and has no id of its own."""
+        letters = self._letter_set
+        if letters is None:
+            letters = self._letter_set = frozenset("".join(self.vocab)).union(*self._rank)
+        return letters
+
+    def _inert_split(self, text: str) -> tuple[list | None, list[str]]:
+        """``rank_merge(text)`` with each run of characters outside ``_letters`` as one part (they
+        never merge, so the runs between them merge on their own, and a fused unknown token is the
+        run's text), and the parts' ids: the unknown id for those runs, ``None`` for the ids when a
+        merged part has none (``word_columns`` then fuses as ``_word`` does).
+        ``_inert_split("xa")`` is ``([0, 1], ["x", "a"])`` with "x" outside, "a" id 1, "<unk>" id 0."""
+        ids: list | None = []
+        parts: list[str] = []
+        vocab, rank_of, unranked, letters = self.vocab, self._rank.get, self._unranked, self._letter_set
+        unk = vocab[self.unk_token]
+        for run in self._runs_rx().findall(text):
+            if run[0] in letters:
+                merged = _scan_merge(list(run), rank_of, unranked) if len(run) > 1 else [run]
+                parts += merged
+                ids += map(vocab.get, merged)
+            else:
+                parts.append(run)
+                ids.append(unk)
+        return (None if None in ids else ids), parts
+
+    def _runs_rx(self):
+        """Runs of ``_letters`` and runs of other characters, as one pattern (built on first use)."""
+        rx = self._letter_runs
+        if rx is None:
+            cls = "".join(map(re.escape, sorted(self._letters)))
+            rx = self._letter_runs = re.compile(f"[{cls}]+|[^{cls}]+" if cls else "(?s).+")
+        return rx
 
     def tokenize(self, text: str):
         got = self._cache.get(text)

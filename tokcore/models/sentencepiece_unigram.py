@@ -34,7 +34,7 @@ from itertools import chain
 from operator import sub
 
 from ..core.components import register
-from .unigram import UNK_PENALTY, Unigram, backtrack, piece_trie, utf8_lengths
+from .unigram import UNK_PENALTY, Unigram, backtrack, fused_runs, piece_trie, utf8_lengths
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
@@ -215,12 +215,27 @@ class SentencePieceUnigram(Unigram):
         ids = tuple([i for _s, _e, i in segs])  # (words are short: comprehensions beat map/zip here)
         if self._unk_marker not in ids and self._unique:  # each segment is its own token
             tokens = tuple([word[s:e] for s, e, _i in segs])
+        elif self._unique and not self.byte_fallback and self.unk_id is not None:
+            ids, tokens = self._fused_columns(word, segs)
         else:  # ids by text, unknown runs fused, byte tokens or an error (_emit's business)
             toks = self._emit(word, segs)
             if max(map(len, toks)) != 4:
                 return None
             ids, tokens, _starts, _stops = zip(*toks)
         return ids, tokens, utf8_lengths(word, tokens)
+
+    def _fused_columns(self, word: str, segs) -> tuple[tuple, tuple]:
+        """``_emit``'s ids and token texts for a model whose pieces have one id each, without byte
+        fallback: each run of unknown segments one token, its text's id if a piece spells it (one
+        sentencepiece never matches), else the unknown id. Most UDHR words for an English model
+        are such runs after "▁", one segment per character."""
+        ids, tokens = [], []
+        unk, by_text = self.unk_id, self._ids.get
+        for start, stop, id_ in fused_runs(segs, self._unk_marker, len(word)):
+            piece = word[start:stop]
+            ids.append(by_text(piece, unk) if id_ is None else id_)
+            tokens.append(piece)
+        return tuple(ids), tuple(tokens)
 
     def _shifted(self, toks: list, a: int) -> list:
         if self.byte_fallback:  # byte tokens carry a fifth field

@@ -65,6 +65,23 @@ def utf8_lengths(text: str, tokens) -> tuple:
     return tuple([len(t.encode("utf-8", "surrogatepass")) for t in tokens])
 
 
+def fused_runs(segs, marker: int, end: int):
+    """``(start, stop, id)`` segments ending at ``end`` with each run of unknown ones (id ``marker``)
+    as one ``(start, stop, None)``. ``list(fused_runs([(0, 1, 5), (1, 2, 0), (2, 3, 0)], 0, 3)) == [(0, 1, 5), (1, 3, None)]``."""
+    run = -1  # where the unknown run being fused started
+    for start, stop, id_ in segs:
+        if id_ == marker:
+            if run < 0:
+                run = start
+            continue
+        if run >= 0:
+            yield run, start, None
+            run = -1
+        yield start, stop, id_
+    if run >= 0:
+        yield run, end, None
+
+
 def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score: float) -> dict[str, list]:
     """``(text, id, score)`` pieces as a character trie: char -> ``[children or None, id or -1, score]``
     (a later piece of the same text replaces an earlier one); at the root, a character without a
@@ -269,21 +286,13 @@ class Unigram(Model):
     def _emit(self, text: str, segs) -> list:
         """Model tokens of ``(start, stop, id)`` segments: unknowns fused, ids by text, bytes on fallback."""
         out: list = []
-        marker = self._unk_marker
         ids = None if self._unique else self._ids  # every piece has one id: the segment's is it
-        run_start = -1
-        for start, stop, id_ in segs:
-            if id_ == marker:
-                if run_start < 0:
-                    run_start = start
+        for start, stop, id_ in fused_runs(segs, self._unk_marker, len(text)):
+            if id_ is None:
+                self._emit_unknown(text, start, stop, out)
                 continue
-            if run_start >= 0:
-                self._emit_unknown(text, run_start, start, out)
-                run_start = -1
             piece = text[start:stop]
             out.append((id_ if ids is None else ids[piece], piece, start, stop))
-        if run_start >= 0:
-            self._emit_unknown(text, run_start, len(text), out)
         return out
 
     def _emit_unknown(self, text: str, start: int, stop: int, out: list) -> None:

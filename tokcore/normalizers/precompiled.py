@@ -73,6 +73,7 @@ class _Tables(NamedTuple):
     ascii_sources: dict[str, str]  # every rule whose source is all ASCII
     ascii_rx: object  # those sources, longest first, as one pattern (None without any)
     ascii_firsts: frozenset[str]  # ASCII characters some rule starts with
+    ascii_reach: int  # the most ASCII characters a walk can take before a non-ASCII one
 
 
 def _offset(unit: int) -> int:
@@ -121,13 +122,17 @@ def _replacement(strings: bytes, unit: int) -> str:
     return strings[start : stop if stop >= 0 else len(strings)].decode("utf-8", "replace")
 
 
-def _ascii_source_rules(units, strings: bytes) -> dict[str, str]:
-    """Every rule whose source is pure ASCII, ``{source: replacement}`` (a walk over ASCII labels only)."""
+def _ascii_source_rules(units, strings: bytes) -> tuple[dict[str, str], int]:
+    """Every rule whose source is pure ASCII, ``{source: replacement}`` (a walk over ASCII labels only),
+    and the longest ASCII path the trie holds (any node, not only a rule's end; ``_WINDOW`` when the
+    walk stopped there)."""
     found: dict[str, str] = {}
+    reach = 0
     stack = [(_offset(units[0]), b"")] if units else []
     size = len(units)
     while stack:
         base, path = stack.pop()
+        reach = max(reach, len(path))
         if len(path) >= _WINDOW:
             continue
         for c in range(1, 128):
@@ -137,7 +142,21 @@ def _ascii_source_rules(units, strings: bytes) -> dict[str, str]:
                 if (units[i] >> 8) & 1 and child < size:
                     found[(path + bytes([c])).decode("ascii")] = _replacement(strings, units[child])
                 stack.append((child, path + bytes([c])))
-    return found
+    return found, reach
+
+
+def _with_changes(text: str, changes) -> list[tuple[str, int, int]]:
+    """``rebuild`` pieces of ``text`` with the rule matches ``changes`` in place and the stretches
+    between them as they are. ``_with_changes("ab", [("x", 1, 2)]) == [("a", 0, 1), ("x", 1, 2)]``."""
+    pieces, pos = [], 0
+    for new, s, e in changes:
+        if s > pos:
+            pieces.append((text[pos:s], pos, s))
+        pieces.append((new, s, e))
+        pos = e
+    if pos < len(text):
+        pieces.append((text[pos:], pos, len(text)))
+    return pieces
 
 
 _LAST_CHANGES: tuple = ((None, None, None), None, None)  # (normalizer key, text, rule matches)
@@ -204,11 +223,11 @@ class Precompiled(Normalizer):
     def _build_tables(self) -> _Tables:
         blob = self.precompiled_charsmap
         units, strings = split_charsmap(blob) if blob else ((), b"")
-        sources = _ascii_source_rules(units, strings)
+        sources, reach = _ascii_source_rules(units, strings)
         rx = regex.compile("|".join(map(regex.escape, sorted(sources, key=len, reverse=True)))) if sources else None
         root = _offset(units[0]) if units else 0
         firsts = frozenset(chr(c) for c in range(1, 128) if (root ^ c) < len(units) and units[root ^ c] & 0x800000FF == c)
-        return _Tables(units, strings, sources, rx, firsts)
+        return _Tables(units, strings, sources, rx, firsts, min(reach, _WINDOW - 1))
 
     @property
     def _units(self) -> tuple[int, ...]:
@@ -279,27 +298,30 @@ class Precompiled(Normalizer):
     def _spm_pieces(self, text: str) -> list[tuple[str, int, int]]:
         if self.protected:  # a protected symbol moves where the scan resumes
             return self._spm_pieces_reference(text)
-        # A match that holds a non-ASCII character has it within its first _WINDOW characters:
-        # scan only the stretches that end with one. Elsewhere the window is pure ASCII, so only
-        # all-ASCII rules can match, and one regex pass (longest first, leftmost) finds exactly
-        # what the scan would; a match that runs past a stretch moves the next one's start.
+        # A match that holds a non-ASCII character has at most ``ascii_reach`` ASCII characters before
+        # it (the trie's longest ASCII path: 1 in nmt_nfkc, a letter before a combining mark): scan
+        # only the stretches that end with one. Elsewhere only all-ASCII rules can match, and one
+        # regex pass (longest first, leftmost) finds exactly what the scan would; a match that runs
+        # past a stretch moves the next one's start.
         pieces: list[tuple[str, int, int]] = []
         i = 0
         tables = self._tables()
-        rx, sources = tables.ascii_rx, tables.ascii_sources
+        rx, sources, reach = tables.ascii_rx, tables.ascii_sources, tables.ascii_reach
         for m in _NON_ASCII_RUNS.finditer(text):
-            limit = m.start() - _WINDOW + 1
+            limit = m.start() - reach
             if rx is not None and i < limit:
-                i = self._ascii_matches(rx, sources, text, i, limit, pieces)
+                i = self._ascii_matches(rx, sources, text, i, limit, m.start(), pieces)
             i = self._spm_scan(text, max(i, limit), m.end(), pieces)
         if rx is not None and i < len(text):
-            self._ascii_matches(rx, sources, text, i, len(text), pieces)
+            self._ascii_matches(rx, sources, text, i, len(text), len(text), pieces)
         return pieces
 
     @staticmethod
-    def _ascii_matches(rx, sources: dict, text: str, i: int, limit: int, pieces: list) -> int:
-        """All-ASCII rules matched from ``i`` by matches that start below ``limit``; returns where they stop."""
-        for a in rx.finditer(text, i):
+    def _ascii_matches(rx, sources: dict, text: str, i: int, limit: int, stop: int, pieces: list) -> int:
+        """All-ASCII rules matched from ``i`` by matches that start below ``limit``, in ASCII text up to
+        ``stop`` (the search looks no further: each stretch costs its own length, not the rest of the
+        text's); returns where they stop."""
+        for a in rx.finditer(text, i, stop):
             s = a.start()
             if s >= limit:
                 break
@@ -393,7 +415,7 @@ class Precompiled(Normalizer):
 
     def _pieces(self, text: str, *, reuse: bool) -> list[tuple[str, int, int]] | None:
         """``text`` as ``rebuild`` pieces, each rule's output in place of its source, or ``None``
-        when no rule can apply. ``reuse``: the last text's matches may serve (an alignment asked
+        when no rule applies. ``reuse``: the last text's matches may serve (an alignment asked
         for after the view); the view itself always scans, so encoding a text again costs what it
         cost the first time, whatever its length."""
         tables = self._tables()
@@ -410,15 +432,9 @@ class Precompiled(Normalizer):
             changes = self._spm_pieces(text) if self.sentencepiece_semantics else self._hf_pieces(text)
             if len(text) <= _MEMO_CHARS:  # a long document's matches are not kept alive
                 _remember(key, text, changes)
-        pieces, pos = [], 0
-        for new, s, e in changes:
-            if s > pos:
-                pieces.append((text[pos:s], pos, s))
-            pieces.append((new, s, e))
-            pos = e
-        if pos < len(text):
-            pieces.append((text[pos:], pos, len(text)))
-        return pieces
+        if not changes:  # the text as it is: its alignment stays the identity (a rebuilt copy would not say so)
+            return None
+        return _with_changes(text, changes)
 
     def normalized_text(self, text: str) -> str:
         """``normalize_str(text)`` without building an alignment (the fast lane's view)."""
