@@ -14,7 +14,9 @@ def open_chat(page, app_url: str) -> None:
     page.goto(f"{app_url}/chat")
     wait_for_app(page)
     page.get_by_role("heading", name="Chat", exact=True).wait_for()
-    page.locator(".ch-prompt").first.wait_for()
+    # Both samples: the columns are drawn one after the other, and the status widget that
+    # wait_for_app watches may not have appeared yet when the page first shows.
+    page.locator(".ch-prompt").nth(1).wait_for(timeout=SCRIPT_RUN_TIMEOUT_MS)
 
 
 def test_two_chat_samples_side_by_side_with_template_tokens_marked_and_counts(app_url, page):
@@ -39,6 +41,7 @@ def test_two_chat_samples_side_by_side_with_template_tokens_marked_and_counts(ap
     page.get_by_text("Tokens per message").wait_for()
     page.get_by_text("Totals:", exact=False).wait_for()
     metrics = page.locator('[data-testid="stMetricValue"]')
+    metrics.nth(3).wait_for()
     assert metrics.count() == 4 and all(int(metrics.nth(i).inner_text()) > 0 for i in range(4))
     assert page.locator('[data-testid="stAlert"]').filter(has_text="would add a second").count() == 1  # Llama's BOS
     assert exception_boxes(page) == 0
