@@ -83,7 +83,9 @@ def _plain_merge_map(vocab: dict, merges) -> dict | None:
         # itemgetter, not zip(*merges): no iterator per merge for the garbage collector to count.
         lefts, rights = list(map(_FIRST, merges)), list(map(_SECOND, merges))
         a_ids, b_ids = list(map(vocab.get, lefts)), list(map(vocab.get, rights))
-        new_ids = list(map(vocab.get, map(str.__add__, lefts, rights)))
+        # operator.add, not str.__add__ (a slot wrapper called per merge): a side that is no string
+        # fails the lookups or raises TypeError all the same.
+        new_ids = list(map(vocab.get, map(add, lefts, rights)))
     except TypeError:  # a side that is not a string
         return None
     if None in a_ids or None in b_ids or None in new_ids:
