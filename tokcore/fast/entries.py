@@ -58,20 +58,22 @@ def _lean_entry(plan, word: str, first: bool) -> tuple | None:
     ids = list(map(first_ids, text.encode("utf-8", "surrogatepass") if byte_chars else text))
     if None in ids:
         ids = unknown(text, ids) if unknown is not None else []
-    if not ids:
-        return None
-    if len(ids) > 1:
+        if not ids:
+            return None
+    n = len(ids)
+    if n > 1:
         merge(ids, None)
-    if len(ids) == 1:  # one token for the whole word (most short words): no maps to set up
+        n = len(ids)
+    if n == 1:  # one token for the whole word (most short words): no maps to set up
         token = inverse(ids[0])
         size = nbytes(token) - prefixed
-        return (ids[0],), (token,), (size,), _ONE_ZERO, 1, 1, size, None, None
+        return (ids[0],), (token,), _ONE_LENGTH[size] if size < _SHARED_ZEROS else (size,), _ONE_ZERO, 1, 1, size, None, None
     tokens = tuple(map(inverse, ids))
     lens = tuple(map(nbytes, tokens))
     if prefixed:
         lens = (lens[0] - 1, *lens[1:])
     # _summed's entry, built here (one call less per new word).
-    return tuple(ids), tokens, lens, _zeros(len(ids)), 1, len(ids), sum(lens), None, None
+    return tuple(ids), tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1, n, sum(lens), None, None
 
 
 def _summed(ids: tuple, tokens: tuple, lens: tuple, wofs: tuple, pieces: int) -> tuple:
@@ -228,6 +230,7 @@ _SHARED_ZEROS = 64
 _DOWN = (-1).__add__  # a character position after the prepended one, as a byte position of the word
 _ZEROS = [(0,) * n for n in range(_SHARED_ZEROS)]  # word offsets of one-piece words, shared by the cache
 _ONE_ZERO = _ZEROS[1]
+_ONE_LENGTH = [(n,) for n in range(_SHARED_ZEROS)]  # byte lengths of one-token words, shared likewise
 
 
 def _zeros(n: int) -> tuple:

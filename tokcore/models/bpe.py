@@ -39,6 +39,7 @@ _NO_MERGE = 1 << 62  # a "rank" above every real one
 _ID_BITS = 32  # merge map values are rank << 32 | new id
 _ID_MASK = (1 << _ID_BITS) - 1
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_UNRANKED = repeat(_NO_MERGE)  # endless and stateless: one for every map over a word's pairs
 
 
 def parse_merges(merges: Iterable) -> list[tuple[str, str]]:
@@ -357,11 +358,14 @@ class BPE(VocabModel):
             return
         get = self._merge_map.get
         NO = _NO_MERGE
-        ranks = list(map(get, zip(ids, islice(ids, 1, None)), repeat(NO)))
+        ranks = list(map(get, zip(ids, islice(ids, 1, None)), _UNRANKED))
         best = min(ranks)
+        if best == NO:
+            return
+        index = ranks.index
         last = n - 2  # the last pair's index
-        while best != NO:
-            i = ranks.index(best)
+        while True:
+            i = index(best)
             new = best & _ID_MASK
             ids[i] = new
             del ids[i + 1], ranks[i]
@@ -375,6 +379,8 @@ class BPE(VocabModel):
                 return
             last -= 1
             best = min(ranks)
+            if best == NO:
+                return
 
     def _tokens(self, ids: list[int], pos: list[int], info, length: int) -> list:
         inv = self._inverse
