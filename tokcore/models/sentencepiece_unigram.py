@@ -179,19 +179,24 @@ class SentencePieceUnigram(Unigram):
             return None
         words = _WORDS.findall(text)
         # Most texts: every word's entry holds where it stands (``_word_runs``'s test) and has its
-        # columns; the first that does not sends the text through _word_runs.
-        cols = []
+        # columns; the first that does not sends the text through _word_runs. The columns are
+        # joined as they come (three list extensions per word beat a list of them joined after).
+        ids: list = []
+        tokens: list = []
+        lens: list = []
         approx = drift = 0.0
-        cache = self._words
+        get, new = self._words.get, self._new_entry
         for word in words:
-            _segs, low, high, score, error, columns = cache.get(word) or self._new_entry(word)
+            _segs, low, high, score, error, columns = get(word) or new(word)
             if columns is None or not low + drift < approx < high - drift:
                 break
             approx += score
             drift += error
-            cols.append(columns)
+            ids += columns[0]
+            tokens += columns[1]
+            lens += columns[2]
         else:
-            return self._flat(cols)
+            return tuple(ids), tuple(tokens), tuple(lens)
         runs = self._word_runs(words)
         cols = [run[5] for run in runs]
         if None in cols:  # words found again in float32, or with byte tokens (then None again)
