@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
+from ..core.offsets import SENTINEL
 from ..core.original_offsets import ShiftMapper
 from ..normalizers import standard as n
 from ..normalizers.bert_chars import BertText
@@ -221,20 +222,24 @@ class SentencePieceText:
         # Rules on ASCII controls (nmt_nfkc's): ASCII text that is not printable takes the charsmap too.
         self.ascii_rules = bool(charsmap._units) and charsmap._ascii_rules
 
-    def mapper(self, raw: str) -> ShiftMapper | None:
-        """The arithmetic mapper of a view that is ``escape(raw)`` (the dummy ``"▁"`` aligned to
-        nothing, each ``"▁"`` to its space, every other character to itself): a plain line, or a
-        line with single inner spaces that no charsmap rule changes; else ``None`` (the
-        normalizer aligns it)."""
+    def mapper(self, raw: str) -> ShiftMapper | LeadMapper | None:
+        """The arithmetic mapper of a view that is ``escape(raw.strip(" "))`` (the dummy ``"▁"``
+        aligned to nothing where the words start, each ``"▁"`` to its space, every other character
+        to itself, the spaces cut at either end to nothing): a plain line, or a line with single
+        inner spaces that no charsmap rule changes, perhaps indented (most UDHR lines) or with
+        spaces after it; else ``None`` (the normalizer aligns it)."""
         if plain_line(raw):
             return ShiftMapper(raw, 3, " ", "\u2581")
-        if not raw or raw[0] == " " or raw[-1] == " " or "  " in raw or "\u2581" in raw:
+        kept = raw.strip(" ")
+        if not kept or "  " in kept or "\u2581" in raw:
             return None
         # The pieces the view was made from (remembered by the charsmap): one unchanged piece means
         # no rule applied (a rule's output equal to its source maps character to character too).
         pieces = self.charsmap._pieces(raw, reuse=True)
         if pieces is None or (len(pieces) == 1 and pieces[0][0] == raw):
-            return ShiftMapper(raw, 3, " ", "\u2581")
+            mapper = ShiftMapper(kept, 3, " ", "\u2581")
+            lead = raw.index(kept[0])  # the spaces cut before the words (one byte each)
+            return LeadMapper(mapper, lead) if lead else mapper
         return None
 
     def __call__(self, text: str) -> str | None:
@@ -249,6 +254,27 @@ class SentencePieceText:
 
 
 _SPACE_RUNS = __import__("re").compile(" {2,}")
+
+
+class LeadMapper:
+    """``mapper``'s spans moved ``lead`` bytes on: those of a line's words after ``lead`` spaces
+    that its view leaves out (``"▁a"`` of ``"  a"``; an inserted token keeps the sentinel):
+    ``LeadMapper(ShiftMapper("a", 3, " ", "\u2581"), 2).map_all([(0, 4), None]) == [(3, 4), (0, 0)]``."""
+
+    identity = False
+    __slots__ = ("lead", "mapper")
+
+    def __init__(self, mapper, lead: int):
+        self.mapper, self.lead = mapper, lead
+
+    def map(self, span: tuple[int, int]) -> tuple[int, int]:
+        start, stop = self.mapper.map(span)
+        return start + self.lead, stop + self.lead
+
+    def map_all(self, spans: list) -> list:
+        lead = self.lead
+        # Contract spans count from 1: only the sentinel starts at 0.
+        return [(a + lead, b + lead) if a else SENTINEL for a, b in self.mapper.map_all(spans)]
 
 
 def plain_line(text: str) -> bool:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import math
 import re
 import struct
-from itertools import chain
 from operator import sub
 
 from ..core.components import register
@@ -64,6 +63,27 @@ def f32_all(values: list[float]) -> list[float]:
 
 # The sentence cut before each "▁" (a piece never holds "▁" past its start when split_at_space).
 _WORDS = re.compile(f"{SPACE_SYMBOL}[^{SPACE_SYMBOL}]*|[^{SPACE_SYMBOL}]+")
+_NO_COLUMNS = (None, None, None)
+
+
+def path_stops(from_: list[int], ids: list[int], n: int) -> tuple:
+    """``backtrack``'s best path as one flat tuple, each segment's stop then id: a cached word keeps
+    one object for the cyclic collector to look at, not one per segment (and ``ids`` is a slice).
+    ``path_stops([-1, 0, 1], [0, 7, 8], 2) == (1, 7, 2, 8)``."""
+    out = []
+    stop = n
+    while stop > 0:
+        out.append(ids[stop])
+        out.append(stop)
+        stop = from_[stop]
+    out.reverse()
+    return tuple(out)
+
+
+def segments(stops: tuple) -> list[tuple[int, int, int]]:
+    """``path_stops``'s tuple as ``(start, stop, id)`` segments. ``segments((1, 7, 2, 8)) == [(0, 1, 7), (1, 2, 8)]``."""
+    ends = stops[::2]
+    return list(zip((0, *ends[:-1]), ends, stops[1::2]))
 
 
 @register("model")
@@ -163,7 +183,7 @@ class SentencePieceUnigram(Unigram):
         words = _WORDS.findall(text)
         a = 0
         for word, run in zip(words, self._word_runs(words)):
-            toks = emit(word, run[0])
+            toks = emit(word, segments(run[0]))
             out.extend(shifted(toks, a) if a else toks)
             a += len(word)
         if len(text) < _MAX_CACHED_CHARS and len(self._cache) < _TEXT_CACHE:
@@ -174,51 +194,50 @@ class SentencePieceUnigram(Unigram):
         """``tokenize(text)``'s ids, token texts and the UTF-8 length of each, or ``None`` when the
         text is not cut into words or a token is a byte-fallback token (use ``tokenize``). For
         callers that need no positions (the tokens are slices of ``text``, end to end); the
-        model's text cache is left alone. A cached word keeps its columns with its entry."""
+        model's text cache is left alone. A cached word keeps its columns in its entry."""
         if not (text and self.split_at_space and self._space_is_piece()):
             return None
         words = _WORDS.findall(text)
         # Most texts: every word's entry holds where it stands (``_word_runs``'s test) and has its
-        # columns; the first that does not sends the text through _word_runs.
-        cols = []
+        # columns; the first that does not sends the text through _word_runs. The columns are
+        # joined as they come (three list extensions per word beat a list of them joined after).
+        ids: list = []
+        tokens: list = []
+        lens: list = []
         approx = drift = 0.0
-        cache = self._words
+        get, new = self._words.get, self._new_entry
         for word in words:
-            _segs, low, high, score, error, columns = cache.get(word) or self._new_entry(word)
-            if columns is None or not low + drift < approx < high - drift:
+            _stops, low, high, score, error, word_ids, word_tokens, word_lens = get(word) or new(word)
+            if word_ids is None or not low + drift < approx < high - drift:
                 break
             approx += score
             drift += error
-            cols.append(columns)
+            ids += word_ids
+            tokens += word_tokens
+            lens += word_lens
         else:
-            return self._flat(cols)
-        runs = self._word_runs(words)
-        cols = [run[5] for run in runs]
-        if None in cols:  # words found again in float32, or with byte tokens (then None again)
-            columns = self._columns
-            cols = [columns(word, run[0]) if c is None else c for c, word, run in zip(cols, words, runs)]
-            if None in cols:
+            return tuple(ids), tuple(tokens), tuple(lens)
+        ids, tokens, lens = [], [], []
+        for word, run in zip(words, self._word_runs(words)):
+            # Words found again in float32 have no columns yet; with byte tokens, none at all.
+            cols = run[5:] if run[5] is not None else self._columns(word, run[0])
+            if cols is None:
                 return None
-        return self._flat(cols)
+            ids += cols[0]
+            tokens += cols[1]
+            lens += cols[2]
+        return tuple(ids), tuple(tokens), tuple(lens)
 
-    @staticmethod
-    def _flat(cols: list) -> tuple[tuple, tuple, tuple]:
-        """The words' columns end to end. ``_flat([((1,), ("a",), (1,)), ((2,), ("b",), (1,))]) == ((1, 2), ("a", "b"), (1, 1))``."""
-        if len(cols) == 1:
-            return cols[0]
-        ids, tokens, lens = zip(*cols)
-        flat = chain.from_iterable
-        return tuple(flat(ids)), tuple(flat(tokens)), tuple(flat(lens))
-
-    def _columns(self, word: str, segs: list) -> tuple[tuple, tuple, tuple] | None:
-        """``(ids, token texts, UTF-8 lengths)`` of a word's segments (``None`` for byte tokens)."""
-        ids = tuple([i for _s, _e, i in segs])  # (words are short: comprehensions beat map/zip here)
+    def _columns(self, word: str, stops: tuple) -> tuple[tuple, tuple, tuple] | None:
+        """``(ids, token texts, UTF-8 lengths)`` of a word's path (``path_stops``; ``None`` for byte tokens)."""
+        ids = stops[1::2]
         if self._unk_marker not in ids and self._unique:  # each segment is its own token
-            tokens = tuple([word[s:e] for s, e, _i in segs])
+            ends = stops[::2]
+            tokens = tuple([word[s:e] for s, e in zip((0, *ends[:-1]), ends)])
         elif self._unique and not self.byte_fallback and self.unk_id is not None:
-            ids, tokens = self._fused_columns(word, segs)
+            ids, tokens = self._fused_columns(word, segments(stops))
         else:  # ids by text, unknown runs fused, byte tokens or an error (_emit's business)
-            toks = self._emit(word, segs)
+            toks = self._emit(word, segments(stops))
             if max(map(len, toks)) != 4:
                 return None
             ids, tokens, _starts, _stops = zip(*toks)
@@ -255,14 +274,14 @@ class SentencePieceUnigram(Unigram):
         words = _WORDS.findall(text)
         a = 0
         for word, run in zip(words, self._word_runs(words)):
-            segs.extend([(s + a, e + a, i) for s, e, i in run[0]] if a else run[0])
+            segs.extend([(s + a, e + a, i) for s, e, i in segments(run[0])])
             a += len(word)
         return segs
 
     def _word_runs(self, words: list[str]) -> list[tuple]:
         """Per word of a text cut before each ``"▁"``: its cache entry (``_word_entry``) when its
         cached segments are sentencepiece's there, else ``(segments, ..., None)`` found again in
-        float32. Either way segments come first and columns (or ``None``) last."""
+        float32. Either way its path (``path_stops``) comes first and its columns (or ``None``) last."""
         runs: list[tuple] = []
         base = 0.0  # sentencepiece's float32 running score, exact up to the entries in runs[synced:]
         approx = 0.0  # the running score in double precision, enough to size the rounding
@@ -271,7 +290,7 @@ class SentencePieceUnigram(Unigram):
         cache = self._words
         for word in words:
             entry = cache.get(word) or self._new_entry(word)
-            _segs, low, high, score, error, _columns = entry
+            low, high, score, error = entry[1:5]
             if low + drift < approx < high - drift:  # the entry holds at this running score
                 approx += score
                 drift += error
@@ -280,7 +299,7 @@ class SentencePieceUnigram(Unigram):
                 base = self._replay(base, runs, synced)
                 word_segs, base = self._word_f32(word, base)
                 approx, drift = base, 0.0
-                runs.append((word_segs, 0.0, 0.0, 0.0, 0.0, None))
+                runs.append((tuple([x for _s, e, i in word_segs for x in (e, i)]), 0.0, 0.0, 0.0, 0.0, *_NO_COLUMNS))
                 synced = len(runs)
         return runs
 
@@ -292,34 +311,37 @@ class SentencePieceUnigram(Unigram):
             cache[word] = entry
         return entry
 
-    def _word_entry(self, word: str) -> tuple[list, float, float, float, float, tuple | None]:
-        """A word's cache entry: exact segments; the running scores ``(low, high)`` (exclusive,
-        less the drift) between which sentencepiece's float32 segments are these; the word's
-        score; the rounding error its nodes add to the running score; its columns.
+    def _word_entry(self, word: str) -> tuple:
+        """A word's cache entry: its exact path (``path_stops``); the running scores ``(low, high)``
+        (exclusive, less the drift) between which sentencepiece's float32 path is this one; the
+        word's score; the rounding error its nodes add to the running score; its ids, token texts
+        and their UTF-8 lengths (``_columns``; three ``None`` for byte tokens), not nested.
 
         Two conditions make the range. The decisions stand when the narrowest margin is wider than
         the rounding: ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
         solved for ``|running|`` once per word rather than per occurrence. No position the word
         extends from reaches _REBASE (where sentencepiece would restart the running score)."""
         from_, ids_at, margin, score, lowest, highest = self._word_exact(word)
-        # All tuples (no list): the cyclic collector stops walking a kept entry after one look,
-        # where 20,000 kept lists made each full collection of a cold pass walk them again.
-        segs = tuple(backtrack(from_, ids_at, len(word)))
+        # All tuples (no list), few of them: the cyclic collector stops walking a kept entry after
+        # one look, where 20,000 kept lists made each full collection of a cold pass walk them
+        # again; and each object a cold pass keeps brings the next collection nearer.
+        stops = path_stops(from_, ids_at, len(word))
         if not self._finite:
-            return segs, _INF, _NEG_INF, score, 0.0, None
+            return stops, _INF, _NEG_INF, score, 0.0, *_NO_COLUMNS
         k = len(word) + 1
         limit = margin / (4.0 * k * _U) - k * self._magnitude
         slack = k * self._step_error
         low = max(-limit, slack - _REBASE - lowest)
         high = min(limit, _REBASE - slack - highest)
-        return segs, low, high, score, len(segs) * self._step_error, self._columns(word, segs)
+        return (stops, low, high, score, len(stops) // 2 * self._step_error,
+                *(self._columns(word, stops) or _NO_COLUMNS))
 
     def _replay(self, base: float, runs: list[tuple], start: int) -> float:
         """The float32 running score after the segments of ``runs[start:]``, node by node as
         sentencepiece stores it."""
         scores, unk = self._sp_scores, self.unk_score
         for k in range(start, len(runs)):
-            for _s, _e, id_ in runs[k][0]:
+            for id_ in runs[k][0][1::2]:
                 base = f32(scores.get(id_, unk) + base)
         return base
 
