@@ -29,7 +29,7 @@ from ..core.offsets import SENTINEL
 from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
-from ..models.bpe import BPE
+from ..models.bpe import BPE, byte_token
 from ..processors.standard import post_process
 from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
@@ -63,13 +63,10 @@ class Lane:
         # Token id -> raw length when the tokens' texts are the view end to end: plain BPE on the
         # whole view (no pre-tokenizer to insert text, no affixes), bytes and unknown aside.
         self.raw_lengths = None
-        model = tok.model
-        if (hasattr(self.deferred_view, "raw_lengths") and tok.pre_tokenizer is None and type(model) is BPE
-                and not model.continuing_subword_prefix and not model.end_of_word_suffix):
-            hidden = {i for i in (model._byte_ids or ()) if i is not None}
-            if model.unk_token is not None and model.unk_token in model.vocab:
-                hidden.add(model.vocab[model.unk_token])
-            self.raw_lengths = self.deferred_view.raw_lengths(model._inverse.get, hidden)
+        if hasattr(self.deferred_view, "raw_lengths") and tok.pre_tokenizer is None:
+            found = _covering_tokens(tok.model)
+            if found is not None:
+                self.raw_lengths = self.deferred_view.raw_lengths(*found)
         # Whether plain lines take _plain_line: sentencepiece's view split by Metaspace at its
         # "▁" gives the raw line's chunks (fast_encode.spaced_word_ids).
         self.escaped = type(self.deferred_view) is SentencePieceText and plan.replacement == "\u2581"
@@ -362,6 +359,28 @@ def _build(tok) -> Lane | None:
     if type(processor) in (pp.ByteLevel, pp.RobertaProcessing) and processor.trim_offsets:
         trim = processor.add_prefix_space
     return Lane(tok, plan, parts, trim)
+
+
+def _covering_tokens(model) -> tuple | None:
+    """``(id -> token text, hidden ids)`` for a model whose tokens' texts are the text they cover
+    end to end, but for the ``hidden`` ids (bytes, the unknown token): plain BPE without affixes
+    and a sentencepiece ``.model``'s Unigram (its BPE has a pre-tokenizer: plain lines map by
+    ``PlainLineMapper``); ``None`` for any other model."""
+    from ..models.sentencepiece_unigram import SentencePieceUnigram
+
+    kind = type(model)
+    if kind is BPE and not model.continuing_subword_prefix and not model.end_of_word_suffix:
+        hidden = {i for i in (model._byte_ids or ()) if i is not None}
+        if model.unk_token is not None and model.unk_token in model.vocab:
+            hidden.add(model.vocab[model.unk_token])
+        return model._inverse.get, hidden
+    if kind is SentencePieceUnigram:
+        # sentencepiece names its byte pieces <0x00>..<0xFF>; without byte fallback none is a byte.
+        hidden = set(map(model.token_to_id, map(byte_token, range(256)))) - {None} if model.byte_fallback else set()
+        if model.unk_id is not None:
+            hidden.add(model.unk_id)
+        return model.id_to_token, hidden
+    return None
 
 
 def _ends(parts: list) -> tuple[tuple, tuple]:

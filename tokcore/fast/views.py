@@ -222,14 +222,15 @@ class SentencePieceText:
         # Rules on ASCII controls (nmt_nfkc's): ASCII text that is not printable takes the charsmap too.
         self.ascii_rules = bool(charsmap._units) and charsmap._ascii_rules
 
-    def mapper(self, raw: str) -> ShiftMapper | LeadMapper | None:
+    def mapper(self, raw: str, ids=None, lengths: RawLengths | None = None) -> ShiftMapper | LeadMapper | None:
         """The arithmetic mapper of a view that is ``escape(raw.strip(" "))`` (the dummy ``"▁"``
         aligned to nothing where the words start, each ``"▁"`` to its space, every other character
         to itself, the spaces cut at either end to nothing): a plain line, or a line with single
         inner spaces that no charsmap rule changes, perhaps indented (most UDHR lines) or with
-        spaces after it; else ``None`` (the normalizer aligns it)."""
+        spaces after it; else ``None`` (the normalizer aligns it). ``ids`` and ``lengths`` (from
+        ``raw_lengths``) let it map the tokens from their ids, as ``PrefixReplaceText.mapper``."""
         if plain_line(raw):
-            return ShiftMapper(raw, 3, " ", "\u2581")
+            return ShiftMapper(raw, 3, " ", "\u2581", ids, lengths)
         kept = raw.strip(" ")
         if not kept or "  " in kept or "\u2581" in raw:
             return None
@@ -237,10 +238,15 @@ class SentencePieceText:
         # no rule applied (a rule's output equal to its source maps character to character too).
         pieces = self.charsmap._pieces(raw, reuse=True)
         if pieces is None or (len(pieces) == 1 and pieces[0][0] == raw):
-            mapper = ShiftMapper(kept, 3, " ", "\u2581")
+            mapper = ShiftMapper(kept, 3, " ", "\u2581", ids, lengths)
             lead = raw.index(kept[0])  # the spaces cut before the words (one byte each)
             return LeadMapper(mapper, lead) if lead else mapper
         return None
+
+    def raw_lengths(self, token_of, hidden) -> RawLengths:
+        """``PrefixReplaceText.raw_lengths`` for this view: each ``"▁"`` stands for one space (the
+        dummy one for the byte before the text), 2 bytes more than it."""
+        return RawLengths(token_of, hidden, "\u2581", 2)
 
     def __call__(self, text: str) -> str | None:
         if plain_line(text):
