@@ -18,6 +18,9 @@ from .vocab_ids import check_vocab_ids
 
 CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
 MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE and Unigram models)
+# Characters; a word up to this long tries every length at each position (one pass over the
+# vocabulary for its longest entry would cost more than a cold text's extra lookups).
+_SHORT = 32
 
 
 @register("model")
@@ -53,7 +56,8 @@ class WordPiece(VocabModel):
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
         self._inverse = dict(zip(self.vocab.values(), self.vocab))
-        self._lookup = None  # the length index and what _split reads, built on its first call (_index_lengths)
+        self._lookup = None  # what _split reads, set on its first call (_settings)
+        self._longest_entry = None  # the longest entry's length, found when a long word needs it (_longest)
         self._cache: dict[str, tuple] = {}
 
     def __setattr__(self, name: str, value) -> None:
@@ -62,7 +66,7 @@ class WordPiece(VocabModel):
         if name[0] != "_" and "_cache" in self.__dict__:
             if name == "vocab":
                 self._inverse = dict(zip(value.values(), value))
-            self._lookup = None
+            self._lookup = self._longest_entry = None
             self._cache = {}
 
     # ------------------------------------------------------------------ encoding
@@ -85,60 +89,53 @@ class WordPiece(VocabModel):
             )
         return ((id_, self.unk_token, 0, len(word)),)
 
-    def _index_lengths(self) -> tuple:
-        # Per character, the longest entry starting with it (``firsts``) and the longest
-        # continuation starting with it after the prefix (``nexts``; the continuations, prefix
-        # removed, in ``cont``): no longer substring there can be in the vocabulary, so the search
-        # starts at that length. A script the vocabulary barely covers then costs one or two
-        # lookups per character instead of one per remaining length.
-        # Shortest first, so each character's last (longest) entry wins in the comprehensions.
-        prefix = self.continuing_subword_prefix
-        lp = len(prefix)
-        firsts = {t[0]: len(t) for t in sorted(filter(None, self.vocab), key=len)}
-        cont = {t[lp:]: i for t, i in self.vocab.items() if len(t) > lp and t.startswith(prefix)}
-        nexts = {t[0]: len(t) for t in sorted(cont, key=len)}
-        # Built on first use (a load stays cheap), in one tuple (one attribute read per split).
-        self._lookup = (self.vocab, firsts, nexts, cont, prefix, self.max_input_chars_per_word)
+    def _settings(self) -> tuple:
+        # What _split reads, in one tuple (one attribute read per split); the longest token's
+        # length is found on the first word long enough to need it (_longest).
+        self._lookup = (self.vocab, self.continuing_subword_prefix, self.max_input_chars_per_word)
         return self._lookup
 
+    def _longest(self) -> int:
+        # Longest entry: no longer match can start anywhere, so a long word's search starts there.
+        if self._longest_entry is None:
+            self._longest_entry = max(map(len, self.vocab), default=0)
+        return self._longest_entry
+
     def _split(self, word: str) -> tuple:
-        """HF's greedy longest match, trying at each position only lengths the vocabulary has there.
+        """HF's greedy longest match: at each position the longest entry there, tried from the
+        longest length that can match (the rest of the word, or the longest entry past _SHORT).
 
         ``WordPiece({"a": 0, "##bc": 1})._split("abc") == ((0, "a", 0, 1), (1, "##bc", 1, 3))``.
         """
         n = len(word)
         if not n:
             return ()
-        vocab, firsts, nexts, cont, prefix, most = self._lookup or self._index_lengths()
+        vocab, prefix, most = self._lookup or self._settings()
         if n > most:
             return self._unknown(word)
         get = vocab.get
         id_ = get(word)
         if id_ is not None:  # the whole word is an entry: the longest match there is
             return ((id_, word, 0, n),)
-        end = firsts.get(word[0], 0)
-        if end >= n:
-            end = n - 1  # the whole word was just tried
+        # A short word (most) tries every length; a long one no more than the longest entry's.
+        reach = n if n <= _SHORT else self._longest()
+        end = n - 1 if reach >= n else reach  # the whole word was just tried
         while end:
-            head = word[:end]
-            id_ = get(head)
+            id_ = get(word[:end])
             if id_ is not None:
                 break
             end -= 1
         else:
             return self._unknown(word)
-        out = [(id_, head, 0, end)]
-        get = cont.get
+        out = [(id_, word[:end], 0, end)]
         start = end
         while start < n:
-            end = start + nexts.get(word[start], 0)
-            if end > n:
-                end = n
+            end = start + reach if start + reach < n else n
             while end > start:
-                sub = word[start:end]
-                id_ = get(sub)
+                token = prefix + word[start:end]
+                id_ = get(token)
                 if id_ is not None:
-                    out.append((id_, prefix + sub, start, end))
+                    out.append((id_, token, start, end))
                     break
                 end -= 1
             else:
