@@ -12,15 +12,19 @@ tokens back into text (the ``WordPiece`` decoder).
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import itemgetter, methodcaller
+
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError
 from .vocab_ids import check_vocab_ids
 
 CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
 MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE and Unigram models)
-# Characters; a word up to this long tries every length at each position (one pass over the
-# vocabulary for its longest entry would cost more than a cold text's extra lookups).
+# Characters; before the length index is built (WordPiece._settings), a word up to this long tries
+# every length at each position, a longer one no more than the longest entry's.
 _SHORT = 32
+_FIRST = itemgetter(0)
 
 
 @register("model")
@@ -87,12 +91,16 @@ class WordPiece(VocabModel):
                 "vocabulary; add the unknown token to the vocabulary (trainers: special_tokens=[...]) "
                 "or set unk_token to a token that is in it"
             )
-        return ((id_, self.unk_token, 0, len(word)),)
+        return (id_,), (self.unk_token,), (len(word),)
 
     def _settings(self) -> tuple:
-        # What _split reads, in one tuple (one attribute read per split); the longest token's
-        # length is found on the first word long enough to need it (_longest).
-        self._lookup = (self.vocab, self.continuing_subword_prefix, self.max_input_chars_per_word)
+        # What columns reads, in one tuple (one attribute read per split): the vocabulary, the
+        # prefix, the word limit, the length index (None, None until built) and the misses left
+        # before it is built. The index costs about what 4 missed lookups per vocabulary entry
+        # cost: a small vocabulary, or text in scripts it barely covers, soon pays for it; a large
+        # one on text it covers (most words whole) never does.
+        budget = [4 * len(self.vocab)]
+        self._lookup = (self.vocab, self.continuing_subword_prefix, self.max_input_chars_per_word, None, None, budget)
         return self._lookup
 
     def _longest(self) -> int:
@@ -101,47 +109,94 @@ class WordPiece(VocabModel):
             self._longest_entry = max(map(len, self.vocab), default=0)
         return self._longest_entry
 
-    def _split(self, word: str) -> tuple:
-        """HF's greedy longest match: at each position the longest entry there, tried from the
-        longest length that can match (the rest of the word, or the longest entry past _SHORT).
+    def _missed(self, budget: list, missed: int) -> None:
+        # Lookups that found nothing, before the index is built (see _settings).
+        budget[0] -= missed
+        if budget[0] < 0 and self._lookup is not None and self._lookup[3] is None:
+            self._index_lengths()
 
-        ``WordPiece({"a": 0, "##bc": 1})._split("abc") == ((0, "a", 0, 1), (1, "##bc", 1, 3))``.
+    def _index_lengths(self) -> tuple:
+        # Per character, the longest entry starting with it (``firsts``) and the longest
+        # continuation text (prefix removed) starting with it (``nexts``): no longer match can
+        # start there, and at a character no entry starts with the search fails at once.
+        # Shortest first, so each character's last (longest) entry wins.
+        prefix = self.continuing_subword_prefix
+        entries = sorted(filter(None, self.vocab), key=len)
+        firsts = dict(zip(map(_FIRST, entries), map(len, entries)))
+        if prefix:
+            marked = compress(entries, map(methodcaller("startswith", prefix), entries))
+            entries = list(filter(None, map(itemgetter(slice(len(prefix), None)), marked)))
+        nexts = dict(zip(map(_FIRST, entries), map(len, entries)))
+        self._lookup = (self.vocab, prefix, self.max_input_chars_per_word, firsts, nexts, [0])
+        return self._lookup
+
+    def _split(self, word: str) -> tuple:
+        """``columns`` as (id, token, start, stop) tuples.
+        ``WordPiece({"a": 0, "##bc": 1})._split("abc") == ((0, "a", 0, 1), (1, "##bc", 1, 3))``."""
+        ids, tokens, stops = self.columns(word)
+        return tuple(zip(ids, tokens, (0, *stops[:-1]), stops))
+
+    def columns(self, word: str) -> tuple:
+        """(ids, tokens, stops) of HF's greedy longest match: at each position the longest entry
+        there, tried from the longest length that can match (the length index's, once built; else
+        the rest of the word, or past _SHORT characters the longest entry's); token k covers
+        characters stops[k-1] to stops[k].
+
+        ``WordPiece({"a": 0, "##bc": 1}).columns("abc") == ([0, 1], ["a", "##bc"], [1, 3])``.
         """
         n = len(word)
         if not n:
-            return ()
-        vocab, prefix, most = self._lookup or self._settings()
+            return (), (), ()
+        vocab, prefix, most, firsts, nexts, budget = self._lookup or self._settings()
         if n > most:
             return self._unknown(word)
         get = vocab.get
         id_ = get(word)
         if id_ is not None:  # the whole word is an entry: the longest match there is
-            return ((id_, word, 0, n),)
-        # A short word (most) tries every length; a long one no more than the longest entry's.
-        reach = n if n <= _SHORT else self._longest()
-        end = n - 1 if reach >= n else reach  # the whole word was just tried
+            return (id_,), (word,), (n,)
+        if firsts is None:
+            # A short word (most) tries every length; a long one no more than the longest entry's.
+            reach = n if n <= _SHORT else self._longest()
+            end = top = n - 1 if reach >= n else reach  # the whole word was just tried
+        else:
+            end = top = min(firsts.get(word[0], 0), n - 1)
         while end:
             id_ = get(word[:end])
             if id_ is not None:
                 break
             end -= 1
         else:
+            if firsts is None:
+                self._missed(budget, top)
             return self._unknown(word)
-        out = [(id_, word[:end], 0, end)]
+        ids, tokens, stops = [id_], [word[:end]], [end]
+        missed = top - end
         start = end
         while start < n:
-            end = start + reach if start + reach < n else n
+            end = start + (reach if nexts is None else nexts.get(word[start], 0))
+            if end > n:
+                end = n
+            top = end
             while end > start:
                 token = prefix + word[start:end]
                 id_ = get(token)
                 if id_ is not None:
-                    out.append((id_, token, start, end))
+                    ids.append(id_)
+                    tokens.append(token)
+                    stops.append(end)
                     break
                 end -= 1
             else:
+                if firsts is None:
+                    self._missed(budget, missed + top - start)
                 return self._unknown(word)
+            missed += top - end
             start = end
-        return tuple(out)
+        if missed and firsts is None:
+            budget[0] -= missed
+            if budget[0] < 0:
+                self._index_lengths()
+        return ids, tokens, stops
 
     def explain(self, word: str) -> dict:
         """Every longest-match attempt, as plain data for "why this split?".
