@@ -177,8 +177,9 @@ class WordPiece(VocabModel):
             if end > n:
                 end = n
             top = end
+            # Longest first, each candidate the last one less its last character (one slice).
+            token = prefix + word[start:end] if end > start else None
             while end > start:
-                token = prefix + word[start:end]
                 id_ = get(token)
                 if id_ is not None:
                     ids.append(id_)
@@ -186,6 +187,7 @@ class WordPiece(VocabModel):
                     stops.append(end)
                     break
                 end -= 1
+                token = token[:-1]
             else:
                 if firsts is None:
                     self._missed(budget, missed + top - start)
