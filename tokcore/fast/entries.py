@@ -16,6 +16,7 @@ entries in a text (``tokcore.fast.encode``).
 
 from __future__ import annotations
 
+from itertools import islice
 from operator import sub
 
 from ..core.offsets import char_to_byte_table
@@ -124,11 +125,13 @@ class _CoveredBytes(dict):
 
 
 def _wordpiece_split(plan, model) -> None:
-    """Set ``plan.split`` for a WordPiece model: its longest match without the model's word cache."""
+    """Set ``plan.split`` for a WordPiece model: its longest match without the model's word cache,
+    and ``plan.columns``: the same as columns, with the UTF-8 lengths its continuations cover."""
     from ..models.wordpiece import WordPiece
 
     if type(model) is WordPiece:
         plan.split = model._split
+        plan.columns = (model.columns, _CoveredBytes(model.continuing_subword_prefix))
 
 
 def _covered_lens(word: str, stops: tuple, shift: int) -> tuple:
@@ -153,6 +156,27 @@ def _by_word_entry(plan, text: str, lead: int) -> tuple | None:
     return _summed(ids, tokens, lens, _zeros(len(ids)), 1)
 
 
+def _columns_entry(columns: tuple, word: str) -> tuple | None:
+    """``_quick_entry`` for a word WordPiece splits as one text: its ids, tokens and stops (``columns``'
+    model columns) as an entry, each token's bytes its characters' (ASCII) or its text's UTF-8
+    length less the continuing prefix's (``columns``' ``_CoveredBytes``; the first token's own)."""
+    split, covered = columns
+    ids, tokens, stops = split(word)
+    k = len(ids)
+    if k == 1:  # the word itself, or the unknown token for all of it
+        n = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
+        return ids, tokens, (n,), _ONE_ZERO, 1, 1, n, None, None
+    if not k:
+        return None
+    if word.isascii():
+        lens = tuple(map(sub, stops, [0, *stops[:-1]]))
+        n = stops[-1]
+    else:
+        lens = (len(tokens[0].encode("utf-8", "surrogatepass")), *map(covered.__getitem__, islice(tokens, 1, None)))
+        n = sum(lens)
+    return tuple(ids), tuple(tokens), lens, _zeros(k), 1, k, n, None, None
+
+
 def _verbatim(word: str, first: bool) -> tuple:
     """Without a pre-tokenizer the word is the model's text. ``_verbatim("ab", False) == (("ab",), 0, 0)``."""
     return (word,), 0, 0
@@ -172,6 +196,8 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
         out = _by_word_entry(plan, texts[0], lead)
         if out is not None:
             return out
+    if plan.columns is not None and len(texts) == 1 and not shift:
+        return _columns_entry(plan.columns, texts[0])
     tokenize = plan.split or plan.tokenize
     toks = tokenize(texts[0])
     if not toks:

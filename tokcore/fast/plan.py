@@ -46,7 +46,7 @@ class WordPlan:
     it starts the tokenization text (Metaspace's ``prepend_scheme="first"``).
     """
 
-    __slots__ = ("cache", "cut", "first", "joins", "lean", "needs_prefix", "one_word", "origin_matters", "pieces",
+    __slots__ = ("cache", "columns", "cut", "first", "joins", "lean", "needs_prefix", "one_word", "origin_matters", "pieces",
                  "prefix", "by_word", "piece_bytes", "quick", "replacement", "separators", "split", "tokenize", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
@@ -78,6 +78,8 @@ class WordPlan:
         # WordPiece and plain HF Unigram: the model's tokenize without its own word cache (the
         # plan's is in front); its tokens cover each text end to end (see _quick_entry).
         self.split = None
+        # WordPiece: (its columns, token -> UTF-8 length covered), for a word of one piece (_columns_entry).
+        self.columns = None
         # BertPreTokenizer: a word of several pieces is its pieces' entries in turn (_joined_entry).
         self.joins = False
 
@@ -207,6 +209,8 @@ def _bert_pieces(punct_classes, ascii_punct):
     findall, finditer = _ASCII_BERT_RE.findall, _ASCII_BERT_RE.finditer
 
     def pieces(word: str, first: bool):
+        if word.isalnum():  # letters and digits are neither punctuation nor space: no class view needed
+            return (word,), 0, None
         view = word if word.isascii() else word.translate(punct_classes)
         if view.isalnum():
             return (word,), 0, None

@@ -12,12 +12,19 @@ tokens back into text (the ``WordPiece`` decoder).
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import itemgetter, methodcaller
+
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError
 from .vocab_ids import check_vocab_ids
 
 CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
 MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE and Unigram models)
+# Characters; before the length index is built (WordPiece._settings), a word up to this long tries
+# every length at each position, a longer one no more than the longest entry's.
+_SHORT = 32
+_FIRST = itemgetter(0)
 
 
 @register("model")
@@ -53,7 +60,8 @@ class WordPiece(VocabModel):
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
         self._inverse = dict(zip(self.vocab.values(), self.vocab))
-        self._lookup = None  # the length index and what _split reads, built on its first call (_index_lengths)
+        self._lookup = None  # what _split reads, set on its first call (_settings)
+        self._longest_entry = None  # the longest entry's length, found when a long word needs it (_longest)
         self._cache: dict[str, tuple] = {}
 
     def __setattr__(self, name: str, value) -> None:
@@ -62,7 +70,7 @@ class WordPiece(VocabModel):
         if name[0] != "_" and "_cache" in self.__dict__:
             if name == "vocab":
                 self._inverse = dict(zip(value.values(), value))
-            self._lookup = None
+            self._lookup = self._longest_entry = None
             self._cache = {}
 
     # ------------------------------------------------------------------ encoding
@@ -83,68 +91,114 @@ class WordPiece(VocabModel):
                 "vocabulary; add the unknown token to the vocabulary (trainers: special_tokens=[...]) "
                 "or set unk_token to a token that is in it"
             )
-        return ((id_, self.unk_token, 0, len(word)),)
+        return (id_,), (self.unk_token,), (len(word),)
+
+    def _settings(self) -> tuple:
+        # What columns reads, in one tuple (one attribute read per split): the vocabulary, the
+        # prefix, the word limit, the length index (None, None until built) and the misses left
+        # before it is built. The index costs about what 4 missed lookups per vocabulary entry
+        # cost: a small vocabulary, or text in scripts it barely covers, soon pays for it; a large
+        # one on text it covers (most words whole) never does.
+        budget = [4 * len(self.vocab)]
+        self._lookup = (self.vocab, self.continuing_subword_prefix, self.max_input_chars_per_word, None, None, budget)
+        return self._lookup
+
+    def _longest(self) -> int:
+        # Longest entry: no longer match can start anywhere, so a long word's search starts there.
+        if self._longest_entry is None:
+            self._longest_entry = max(map(len, self.vocab), default=0)
+        return self._longest_entry
+
+    def _missed(self, budget: list, missed: int) -> None:
+        # Lookups that found nothing, before the index is built (see _settings).
+        budget[0] -= missed
+        if budget[0] < 0 and self._lookup is not None and self._lookup[3] is None:
+            self._index_lengths()
 
     def _index_lengths(self) -> tuple:
         # Per character, the longest entry starting with it (``firsts``) and the longest
-        # continuation starting with it after the prefix (``nexts``; the continuations, prefix
-        # removed, in ``cont``): no longer substring there can be in the vocabulary, so the search
-        # starts at that length. A script the vocabulary barely covers then costs one or two
-        # lookups per character instead of one per remaining length.
-        # Shortest first, so each character's last (longest) entry wins in the comprehensions.
+        # continuation text (prefix removed) starting with it (``nexts``): no longer match can
+        # start there, and at a character no entry starts with the search fails at once.
+        # Shortest first, so each character's last (longest) entry wins.
         prefix = self.continuing_subword_prefix
-        lp = len(prefix)
-        firsts = {t[0]: len(t) for t in sorted(filter(None, self.vocab), key=len)}
-        cont = {t[lp:]: i for t, i in self.vocab.items() if len(t) > lp and t.startswith(prefix)}
-        nexts = {t[0]: len(t) for t in sorted(cont, key=len)}
-        # Built on first use (a load stays cheap), in one tuple (one attribute read per split).
-        self._lookup = (self.vocab, firsts, nexts, cont, prefix, self.max_input_chars_per_word)
+        entries = sorted(filter(None, self.vocab), key=len)
+        firsts = dict(zip(map(_FIRST, entries), map(len, entries)))
+        if prefix:
+            marked = compress(entries, map(methodcaller("startswith", prefix), entries))
+            entries = list(filter(None, map(itemgetter(slice(len(prefix), None)), marked)))
+        nexts = dict(zip(map(_FIRST, entries), map(len, entries)))
+        self._lookup = (self.vocab, prefix, self.max_input_chars_per_word, firsts, nexts, [0])
         return self._lookup
 
     def _split(self, word: str) -> tuple:
-        """HF's greedy longest match, trying at each position only lengths the vocabulary has there.
+        """``columns`` as (id, token, start, stop) tuples.
+        ``WordPiece({"a": 0, "##bc": 1})._split("abc") == ((0, "a", 0, 1), (1, "##bc", 1, 3))``."""
+        ids, tokens, stops = self.columns(word)
+        return tuple(zip(ids, tokens, (0, *stops[:-1]), stops))
 
-        ``WordPiece({"a": 0, "##bc": 1})._split("abc") == ((0, "a", 0, 1), (1, "##bc", 1, 3))``.
+    def columns(self, word: str) -> tuple:
+        """(ids, tokens, stops) of HF's greedy longest match: at each position the longest entry
+        there, tried from the longest length that can match (the length index's, once built; else
+        the rest of the word, or past _SHORT characters the longest entry's); token k covers
+        characters stops[k-1] to stops[k].
+
+        ``WordPiece({"a": 0, "##bc": 1}).columns("abc") == ([0, 1], ["a", "##bc"], [1, 3])``.
         """
         n = len(word)
         if not n:
-            return ()
-        vocab, firsts, nexts, cont, prefix, most = self._lookup or self._index_lengths()
+            return (), (), ()
+        vocab, prefix, most, firsts, nexts, budget = self._lookup or self._settings()
         if n > most:
             return self._unknown(word)
         get = vocab.get
         id_ = get(word)
         if id_ is not None:  # the whole word is an entry: the longest match there is
-            return ((id_, word, 0, n),)
-        end = firsts.get(word[0], 0)
-        if end >= n:
-            end = n - 1  # the whole word was just tried
+            return (id_,), (word,), (n,)
+        if firsts is None:
+            # A short word (most) tries every length; a long one no more than the longest entry's.
+            reach = n if n <= _SHORT else self._longest()
+            end = top = n - 1 if reach >= n else reach  # the whole word was just tried
+        else:
+            end = top = min(firsts.get(word[0], 0), n - 1)
         while end:
-            head = word[:end]
-            id_ = get(head)
+            id_ = get(word[:end])
             if id_ is not None:
                 break
             end -= 1
         else:
+            if firsts is None:
+                self._missed(budget, top)
             return self._unknown(word)
-        out = [(id_, head, 0, end)]
-        get = cont.get
+        ids, tokens, stops = [id_], [word[:end]], [end]
+        missed = top - end
         start = end
         while start < n:
-            end = start + nexts.get(word[start], 0)
+            end = start + (reach if nexts is None else nexts.get(word[start], 0))
             if end > n:
                 end = n
+            top = end
+            # Longest first, each candidate the last one less its last character (one slice).
+            token = prefix + word[start:end] if end > start else None
             while end > start:
-                sub = word[start:end]
-                id_ = get(sub)
+                id_ = get(token)
                 if id_ is not None:
-                    out.append((id_, prefix + sub, start, end))
+                    ids.append(id_)
+                    tokens.append(token)
+                    stops.append(end)
                     break
                 end -= 1
+                token = token[:-1]
             else:
+                if firsts is None:
+                    self._missed(budget, missed + top - start)
                 return self._unknown(word)
+            missed += top - end
             start = end
-        return tuple(out)
+        if missed and firsts is None:
+            budget[0] -= missed
+            if budget[0] < 0:
+                self._index_lengths()
+        return ids, tokens, stops
 
     def explain(self, word: str) -> dict:
         """Every longest-match attempt, as plain data for "why this split?".
