@@ -3,8 +3,9 @@
 Each shortcut is compared, on random multi-script text and random vocabularies, with the
 straightforward algorithm it replaces (written out here) and with HF tokenizers:
 
-- ``WordPiece._split`` tries at each position only the lengths its vocabulary has there
-  (longest entry per first character): against the textbook greedy longest match;
+- ``WordPiece._split`` bounds the lengths it tries (every length up to 32 characters, then the
+  longest entry's; past enough missed lookups, the longest entry per first character): against
+  the textbook greedy longest match (``test_wordpiece_search_bounds.py`` breaks each bound);
 - ``Unigram._best_tokens`` reads the tokens straight off the best path and ``_forward`` starts
   each position with its one-character piece: against the lattice's own Viterbi
   (``tokcore.models.lattice``) and ``_emit(_viterbi_segments)``;
