@@ -165,7 +165,7 @@ def _columns_entry(columns: tuple, word: str) -> tuple | None:
     k = len(ids)
     if k == 1:  # the word itself, or the unknown token for all of it
         n = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
-        return ids, tokens, (n,), _ONE_ZERO, 1, 1, n, None, None
+        return tuple(ids), tuple(tokens), (n,), _ONE_ZERO, 1, 1, n, None, None  # tuple() of a tuple is itself
     if not k:
         return None
     if word.isascii():
