@@ -61,7 +61,14 @@ def click_until(page, button: str, shown, *, tries: int = 3, timeout_ms: int = 2
     the run settles, click again if ``shown`` did not appear (never more than ``tries`` times).
     """
     for _ in range(tries):
-        page.get_by_role("button", name=button).click()
+        target = page.get_by_role("button", name=button)
+        try:
+            # A loaded server may still be drawing the page: as long as a script run may take.
+            target.wait_for(timeout=SCRIPT_RUN_TIMEOUT_MS)
+        except Exception:  # Playwright's TimeoutError: keep what the page showed for the CI artifacts
+            page.screenshot(path=str(_failure_shot("click-until-no-button")), full_page=True)
+            raise
+        target.click()
         wait_for_app(page)
         try:
             shown.wait_for(timeout=timeout_ms)
@@ -69,3 +76,9 @@ def click_until(page, button: str, shown, *, tries: int = 3, timeout_ms: int = 2
         except Exception:  # Playwright's TimeoutError: the click may have been lost
             continue
     shown.wait_for()
+
+
+def _failure_shot(name: str) -> Path:
+    """Where a failing wait leaves its screenshot (test-artifacts/screenshots/failed-<name>.png)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / f"failed-{name}.png"
