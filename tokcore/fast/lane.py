@@ -60,8 +60,8 @@ class Lane:
             self.deferred_view = deferred_view_for(tok.normalizer)
         if self.deferred_view is not None:
             self.deferred = copy.deepcopy(tok.normalizer)
-        # Token id -> raw length when the tokens' texts are the view end to end: plain BPE on the
-        # whole view (no pre-tokenizer to insert text, no affixes), bytes and unknown aside.
+        # Token id -> raw length when the tokens' texts are the view end to end: no pre-tokenizer
+        # to insert text, and a model whose tokens are their own text (_covering_tokens).
         self.raw_lengths = None
         if hasattr(self.deferred_view, "raw_lengths") and tok.pre_tokenizer is None:
             found = _covering_tokens(tok.model)
