@@ -195,6 +195,33 @@ def test_lazy_results_pickle_copy_compare_and_stay_frozen():
     assert batch == [want, want]
 
 
+def test_offsets_in_the_tokenization_text_wait_for_their_own_read():
+    # A view that moves characters (Llama's "▁" for " "): the mapped offsets are read, the
+    # tokenization text's are made only when read, and every way out of a result makes them.
+    fast, ref = pair_for("trained/llama_style_bpe.json")
+    text = "Offsets, mapped back  to the raw text."
+    want = ref.encode_result(text, return_offsets=True, return_masks=True)
+
+    def read():
+        res = fast.encode_result(text, return_offsets=True, return_masks=True)
+        assert res.original_offsets == want.original_offsets and res.tokens == want.tokens
+        assert "offsets" not in res.__dict__ and "_offsets" in res.__dict__
+        return res
+
+    res = read()
+    assert res.offsets == want.offsets and "_offsets" not in res.__dict__
+    view = res.tokenization_text.encode()  # each token of this ASCII text is its own slice of the view
+    assert [view[a - 1:b - 1].decode() for a, b in res.offsets if a] == res.tokens[1:]
+    assert res.offsets is res.offsets  # made once
+    assert pickle.loads(pickle.dumps(read())) == want
+    assert copy.copy(read()).__dict__["offsets"] == want.offsets and copy.deepcopy(read()) == want
+    assert read() == want and repr(read()) == repr(want) and read().to_dict() == want.to_dict()
+    assert dataclasses.replace(read(), ids=[1]).offsets == want.offsets
+    from tokcore.parallel.pack import pack, unpack
+
+    assert unpack(*pack([read(), read()])) == [want, want]
+
+
 def test_a_cut_inside_a_changed_character_covers_all_of_it_on_both_paths():
     # Lower-casing "Ġ" (two bytes) to "ġ" keeps every position, but a byte-level token holding one
     # of its bytes maps back to the whole raw character, fast path or not.

@@ -103,7 +103,9 @@ class EncodeResult:
     A result from the single-text fast lane (``tokcore.fast_lane``) fills its lists on first
     read, from the per-word data it keeps (as HF tokenizers builds its Python lists on first
     access): the ids alone from the words' ids, the other lists together (for a sentencepiece
-    ``.model``'s plain line, its tokenization text too). The values are the same either way.
+    ``.model``'s plain line, its tokenization text too). When the original offsets are mapped
+    from a view that moved characters, ``offsets`` (the view's) waits for its own first read,
+    on any result. The values are the same either way.
     """
 
     ids: list[int]
@@ -137,28 +139,43 @@ class EncodeResult:
         d = self.__dict__
         if name in d:  # filled by another thread since this lookup began
             return d[name]
-        source = d.get("_source")
-        if source is None or name not in _LAZY_FIELDS:
+        if name not in _LAZY_FIELDS:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        if name == "tokenization_text":  # a plain line's view, made on demand
-            return d.setdefault(name, source.view(d))
-        if "ids" not in d:
-            d.setdefault("ids", source.ids(d))
-            if name == "ids":
-                return d["ids"]
-        # What is set already stays (the ids; from another thread meanwhile: the same values).
-        filled = source.fields(d)
-        filled.update(d)
-        d.update(filled)
-        d.pop("_source", None)
-        d.pop("_words", None)
-        return d[name]
+        source = d.get("_source")
+        if source is not None:
+            if name == "tokenization_text":  # a plain line's view, made on demand
+                return d.setdefault(name, source.view(d))
+            if "ids" not in d:
+                d.setdefault("ids", source.ids(d))
+                if name == "ids":
+                    return d["ids"]
+            # What is set already stays (the ids; from another thread meanwhile: the same values).
+            filled = source.fields(d)
+            filled.update(d)
+            d.update(filled)
+            d.pop("_source", None)
+            d.pop("_words", None)
+            if name in d:
+                return d[name]
+        later = d.get("_offsets")
+        if name == "offsets" and later is not None:  # (spans, base) left by result_state
+            offsets = d.setdefault("offsets", contract_offsets(*later))
+            d.pop("_offsets", None)
+            return offsets
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _filled(self) -> dict:
+        """The result's state with every lazy field made (what is pickled, what ``tokcore.parallel`` packs)."""
+        d = self.__dict__
+        if "_source" in d:
+            self.__getattr__("tokens")
+        if "_offsets" in d:
+            self.__getattr__("offsets")
+        return d
 
     def __getstate__(self) -> dict:
         # Pickled (by encode_batch's worker processes) with every list filled in.
-        if "_source" in self.__dict__:
-            self.__getattr__("tokens")
-        return dict(self.__dict__)
+        return dict(self._filled())
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -209,6 +226,14 @@ class EncodeResult:
         if self.overflowing:
             out["overflowing"] = [o.to_dict() for o in self.overflowing]
         return out
+
+
+def contract_offsets(spans: list, base: int) -> list[Span]:
+    """Spans counted from ``base`` (0 or 1; ``None`` for an inserted token) as contract offsets.
+    ``contract_offsets([None, (0, 2)], 0) == [(0, 0), (1, 3)]``; with base 1 the tuples are reused."""
+    if base:
+        return [SENTINEL if s is None else s for s in spans]
+    return [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
 
 
 def contract_span(span: Optional[tuple[int, int]]) -> Span:

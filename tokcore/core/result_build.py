@@ -12,7 +12,7 @@ Left out: how the ``Encoding`` is made (``tokcore.core.tokenizer``).
 from __future__ import annotations
 
 from . import spans as _spans
-from .encoding import EncodeResult
+from .encoding import EncodeResult, contract_offsets
 from .offsets import SENTINEL
 from .optional_ints import WordIds, word_ids_of_list
 from .original_offsets import OriginalMapper
@@ -35,7 +35,7 @@ def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
 def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
                  mappers=None, own: bool = False) -> dict:
     """The fields of ``build_result``'s result, as a dict (every field of ``EncodeResult``)."""
-    offsets = original = None
+    offsets = original = later = None
     if return_offsets:
         spans = enc.spans
         if mappers is None:  # built once, shared by the overflowing windows
@@ -49,18 +49,22 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
             spans, base = [None if s is None else (s[0] - base, s[1] - base) for s in spans], 0
         # Built straight from the encoding's spans: no list of tuples on the way (a long text's
         # column is taken over as it is when nobody else holds the encoding).
+        identity = fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids)
         if type(spans) is list and len(spans) <= _spans.COMPACT_FROM:
-            # The common case first, inline: a plain list of tuples (counted from 1 already, the
-            # lane's, or from 0).
-            if base:
-                offsets = [SENTINEL if s is None else s for s in spans]
+            if identity or base:
+                # The common case first, inline: a plain list of tuples (counted from 1 already,
+                # the lane's, or from 0).
+                offsets = contract_offsets(spans, base)
             else:
-                offsets = [SENTINEL if s is None else (s[0] + 1, s[1] + 1) for s in spans]
+                # Mapped offsets are what most callers read (HF's offsets are those): the
+                # tokenization text's are made on their own first read (EncodeResult.__getattr__),
+                # saving a tuple per token for the collector until then.
+                later = (spans if own else list(spans), base)
         elif own and type(spans) is SpanColumn:
             offsets = settled(spans.freeze())
         else:
             offsets = settled(Spans.from_encoding(spans))
-        if fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids):
+        if identity:
             # Identity alignment: the same spans; one object when immutable, else a copy.
             original = list(offsets) if type(offsets) is list else offsets
         elif fast and map_b is None and 1 not in enc.sequence_ids:
@@ -87,7 +91,7 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         special, attention, type_ids = _list(enc.special, own), _list(enc.attention, own), _list(enc.type_ids, own)
     else:
         special = attention = type_ids = None
-    return {
+    state = {
         # Nobody else holds enc when own: its lists are handed over.
         "ids": enc.ids if own else list(enc.ids),
         "tokens": enc.tokens if own else list(enc.tokens),
@@ -104,6 +108,10 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         "raw_text": raw_a,
         "raw_text_pair": raw_b,
     }
+    if later is not None:
+        del state["offsets"]
+        state["_offsets"] = later
+    return state
 
 
 

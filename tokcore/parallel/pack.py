@@ -36,11 +36,7 @@ def _shape(state: dict) -> tuple:
 def pack(results: list) -> tuple[tuple | None, dict]:
     """The results as ``(columns, others)``: the columns of every result shaped as the first one
     without overflowing windows, and the remaining results by position."""
-    states = []
-    for res in results:
-        if "_source" in res.__dict__:
-            _ = res.tokens  # fills a lazy result's lists
-        states.append(res.__dict__)
+    states = [res._filled() for res in results]  # a lazy result's lists made
     shape = next((_shape(st) for st in states if not st["overflowing"]), None)
     others: dict[int, Any] = {}
     packed = []
