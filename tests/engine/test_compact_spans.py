@@ -90,7 +90,9 @@ def test_span_column_is_the_encodings_list(items, more, data):
     ref, col = list(items), SpanColumn(items)
     n = len(ref)
     assert len(col) == n and list(col) == ref and col == ref and col.tolist() == ref
-    assert (None in col) == (None in ref)
+    assert (None in col) == (None in ref) and col.count(None) == ref.count(None)
+    if ref and ref[0] is not None:
+        assert col.count(ref[0]) == ref.count(ref[0])
     for i in range(-n - 2, n + 2):
         assert outcome(col.__getitem__, i) == outcome(ref.__getitem__, i)
     a, b = data.draw(st.integers(-12, 12) | st.none()), data.draw(st.integers(-12, 12) | st.none())

@@ -36,7 +36,9 @@ def _by_ids(tok, text: str):
         return None, list(res.original_offsets)
     inner = getattr(mapper, "mapper", mapper)  # LeadMapper wraps the words' ShiftMapper
     spans = [None if o == SENTINEL else (o[0] - 1, o[1] - 1) for o in res.offsets]
-    own = inner._from_ids(res.ids, spans)
+    lead = next(i for i, span in enumerate(spans) if span is not None)  # inserted tokens around the text's
+    stop = len(spans) - next(i for i, span in enumerate(reversed(spans)) if span is not None)
+    own = inner._from_ids(spans, lead, stop)
     if own is not None and inner is not mapper:
         own = [(a + mapper.lead, b + mapper.lead) for a, b in own]
     return own, list(res.original_offsets)

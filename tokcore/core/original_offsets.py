@@ -217,11 +217,13 @@ class ShiftMapper:
             return [SENTINEL] * n
         while spans[lead] is None:
             lead += 1
+        if self.by_ids is not None:
+            mapped = self._from_ids(spans, lead, n - tail)
+            if mapped is not None:
+                return mapped
         present = spans[lead:n - tail] if lead or tail else spans
         mapped = None
-        if self.by_ids is not None:
-            mapped = self._from_ids(self.ids[lead:n - tail] if lead or tail else self.ids, present)
-        if mapped is None and len(present) > 1:
+        if len(present) > 1:
             if self.starts is _UNSET:
                 self._tables()
             mapped = self._common(present)
@@ -231,24 +233,32 @@ class ShiftMapper:
             return [*repeat(SENTINEL, lead), *mapped, *repeat(SENTINEL, tail)]
         return mapped
 
-    def _from_ids(self, ids, spans: list) -> list | None:
-        """``map_all`` of the text's tokens when each covers its own text end to end from the view's
-        start (``None``: not so): a token's raw bytes are its view bytes less those its ``new``
-        characters add (``RawLengths``), and the prefix, one ``new`` at the view's start, maps to
-        nothing. The first ``new`` then stands for the one raw byte before the text, so the
-        1-based stops are the running sums. A token whose text is not what it covers (a byte, the
-        unknown token: no length) declines; so does a raw text holding ``new`` itself (2 bytes short
-        per such ``new``) or missing a character (short too): the sums must end at the raw text's end."""
-        if len(ids) != len(spans) or None in spans:
-            return None
+    def _from_ids(self, spans: list, lead: int, stop: int) -> list | None:
+        """``map_all`` when the text's tokens, ``spans[lead:stop]`` with the sentinel around them,
+        each cover their own text end to end from the view's start (``None``: not so): a token's
+        raw bytes are its view bytes less those its ``new`` characters add (``RawLengths``), and
+        the prefix, one ``new`` at the view's start, maps to nothing. The first ``new`` then stands
+        for the one raw byte before the text, so the 1-based stops are the running sums. A token
+        whose text is not what it covers (a byte, the unknown token: no length) declines; so does
+        a raw text holding ``new`` itself (2 bytes short per such ``new``) or missing a character
+        (short too): the sums must end at the raw text's end."""
+        ids, n = self.ids, len(spans)
+        if len(ids) != n or spans.count(None) != n - stop + lead or spans[lead][0] != 0:
+            return None  # an inserted token among the text's
         try:
-            ends = list(accumulate(map(self.by_ids.__getitem__, ids), initial=0))
+            ends = list(accumulate(map(self.by_ids.__getitem__, islice(ids, lead, stop)), initial=0))
         except TypeError:  # a token without a length (None)
             return None
-        if ends[-1] != len(self.raw.encode("utf-8", "surrogatepass")) + 1 or spans[0][0] != 0:
+        raw = self.raw
+        if ends[-1] != (len(raw) if raw.isascii() else len(raw.encode("utf-8", "surrogatepass"))) + 1:
             return None
         ends[0] = 1
-        return list(zip(ends, islice(ends, 1, None)))
+        mapped = list(zip(ends, islice(ends, 1, None)))
+        if lead:
+            mapped[:0] = repeat(SENTINEL, lead)
+        if stop < n:
+            mapped += repeat(SENTINEL, n - stop)
+        return mapped
 
     def _common(self, spans: list) -> list | None:
         """``map_all`` of two or more spans, each non-empty and none inside a replacement, in a few

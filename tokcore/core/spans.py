@@ -261,7 +261,7 @@ class SpanColumn(GrowingColumn):
 
     A list's operations that the pipeline uses after the model: ``len``, ``[i]`` (get and set),
     ``[a:b]`` (a column), iteration, ``append``, ``extend`` and ``+=`` (from columns or iterables of
-    spans), ``None in``, ``==``. ``c = SpanColumn(); c.extend([(0, 2), None]); c[0] == (0, 2)``.
+    spans), ``None in``, ``count``, ``==``. ``c = SpanColumn(); c.extend([(0, 2), None]); c[0] == (0, 2)``.
     """
 
     __slots__ = ("_flat",)
@@ -317,6 +317,11 @@ class SpanColumn(GrowingColumn):
         if value is None:
             return 0 in self._flat[0::2]
         return value in iter(self)
+
+    def count(self, value) -> int:
+        if value is None:
+            return self._flat[0::2].count(0)
+        return countOf(iter(self), value)
 
     def __eq__(self, other):
         if isinstance(other, SpanColumn):
