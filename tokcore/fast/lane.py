@@ -30,6 +30,7 @@ from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
 from ..models.bpe import BPE, byte_token
+from ..processors.merge import build_single
 from ..processors.standard import post_process
 from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
@@ -44,7 +45,7 @@ _NO_MAPPER = (lambda raw: None)  # noqa: E731 - a deferred view without an arith
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("deferred", "deferred_view", "escaped", "normalizer", "plan", "processor", "raw_lengths",
+    __slots__ = ("deferred", "deferred_view", "escaped", "normalizer", "parts", "plan", "processor", "raw_lengths",
                  "same_place", "scans", "sources", "trim", "with_specials", "without_specials")
 
     def __init__(self, tok, plan, parts: dict, trim):
@@ -76,6 +77,9 @@ class Lane:
         # add_prefix_space) decides how a plain line's offsets map back.
         self.trim = trim
         self.with_specials, self.without_specials = (_ends(parts[True]), _ends(parts[False]))
+        # The processor's build_single parts when they depend on nothing of the text (no offsets
+        # to trim): read once here instead of once per result (else post_process runs).
+        self.parts = parts if trim is None and tok.post_processor is not None else None
         # The added-token searches (raw text, view) for split_special_tokens False and True;
         # a new added vocabulary replaces the tokenizer's attribute, which drops this lane.
         av = tok.added_vocabulary
@@ -284,7 +288,10 @@ class _Rest:
                                                                           WordColumn.filled(1, n, "b"))
         else:
             enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
-        enc = post_process(lane.processor, enc, None, self.add)
+        if lane.parts is not None:  # what post_process builds, from the template's parts read at the lane's start
+            enc = build_single(enc, lane.parts[self.add])
+        else:
+            enc = post_process(lane.processor, enc, None, self.add)
         moved, mappers = self.moved, None
         if moved is _DEFERRED and need:
             # A view that maps its spans by arithmetic (fast_views.PrefixReplaceText) needs no alignment.
