@@ -176,16 +176,18 @@ def document_entries(plan: WordPlan, view: str) -> tuple | None:
 
 
 def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
-               ids: list, values: list, spans: list, words: list, word: int, need_spans: bool = True,
+               ids: list | None, values: list, spans: list, words: list, word: int, need_spans: bool = True,
                one_word: bool = False) -> int:
     """Append the tokens of ``word_entries``' result for ``seg`` (arguments as ``encode_words``);
     returns the next word index. ``one_word``: the words are cuts of one pre-tokenizer word (a plan
-    without a pre-tokenizer, ``WordPlan.one_word``), so every token gets word index ``word``."""
+    without a pre-tokenizer, ``WordPlan.one_word``), so every token gets word index ``word``.
+    ``ids`` may be ``None`` when the caller has them already."""
     ents, found_words, starts, prefixed = found
     if not ents:
         return word
     counts = list(map(_N, ents))
-    ids.extend(chain.from_iterable(map(_IDS, ents)))
+    if ids is not None:
+        ids.extend(chain.from_iterable(map(_IDS, ents)))
     values.extend(chain.from_iterable(map(_TOKS, ents)))
     if not need_spans:
         spans.extend(repeat(None, sum(counts)))

@@ -252,42 +252,36 @@ class _Rest:
             found = document_entries(lane.plan, view)
         else:
             self.found = _TAKEN  # this result's own: let the words' entries go once emitted
-        enc = Encoding()
         long = len(view) > _COLUMN_CHARS
         # Characters in place and a short text: the offsets in the view are the original ones and
         # the spans themselves, so they are emitted counted from 1, the contract's base, and
         # result_state takes them as they are (Encoding.spans_base).
         base = 1 if self.moved is None and need and not long else 0
-        enc.spans_base = base
-        if long:
-            # A long text's spans and word ids go straight into compact form: no tuple per
-            # token, no int per word on the way (tokcore.core.spans, tokcore.core.optional_ints).
-            enc.word_ids = WordColumn()
-            if need:
-                enc.spans = SpanColumn()
+        # A long text's spans and word ids go straight into compact form: no tuple per token, no
+        # int per word on the way (tokcore.core.spans, tokcore.core.optional_ints).
+        tokens, spans, words = [], SpanColumn() if long and need else [], WordColumn() if long else []
+        # The result has its ids (EncodeResult reads them first, from the words' ids: ``_Rest.ids``):
+        # they are not emitted again, and the encoding carries placeholders instead (the processors
+        # copy ids, never read them).
+        ids = result.get("ids")
+        if ids is None:
+            ids = result.setdefault("ids", self.ids(result))
         if long and found[1] is None and found[2] is None and len(found[0]) > _EMIT_WORDS:
-            _emit_slices(found, enc, need, lane.plan.one_word)
+            _emit_slices(found, tokens, spans, words, need, lane.plan.one_word)
         else:
-            emit_words(found, view, base, None, 0, view.isascii(), enc.ids, enc.tokens, enc.spans, enc.word_ids, 0, need,
+            emit_words(found, view, base, None, 0, view.isascii(), None, tokens, spans, words, 0, need,
                        lane.plan.one_word)
         del found
-        n = len(enc.ids)
-        ids = None
-        if long:
-            # The result has its ids (read first, from the words' ids: ``_Rest.ids``): the
-            # encoding carries placeholders instead (the processors copy ids, never read them),
-            # so no second copy of them is alive while the processor builds its lists.
-            ids = result.get("ids")
-            if ids is None:
-                ids = result.setdefault("ids", self.ids(result))
-            enc.ids = array("b", bytes(n))
+        n = len(tokens)
         if long and lane.processor is not None:
             # Columns (the processor's build_single keeps their kind; it makes sequence ids anew).
             zeros = WordColumn.filled(0, n, "b")
-            enc.special, enc.type_ids, enc.sequence_ids, enc.attention = (zeros, WordColumn.filled(0, n), zeros,
-                                                                          WordColumn.filled(1, n, "b"))
+            enc = Encoding(array("b", bytes(n)), tokens, spans, zeros, WordColumn.filled(0, n), words, zeros,
+                           WordColumn.filled(1, n, "b"))
         else:
-            enc.special, enc.type_ids, enc.sequence_ids, enc.attention = [0] * n, [0] * n, [0] * n, [1] * n
+            enc = Encoding(array("b", bytes(n)) if long else [0] * n, tokens, spans, [0] * n, [0] * n, words, [0] * n,
+                           [1] * n)
+        enc.spans_base = base
         if lane.parts is not None:  # what post_process builds, from the template's parts read at the lane's start
             enc = build_single(enc, lane.parts[self.add])
         else:
@@ -296,7 +290,7 @@ class _Rest:
         if moved is _DEFERRED and need:
             # A view that maps its spans by arithmetic (fast_views.PrefixReplaceText) needs no alignment.
             if lane.raw_lengths is not None:  # the tokens map from their ids (ShiftMapper._from_ids)
-                mapper = lane.deferred_view.mapper(raw, enc.ids if ids is None else ids, lane.raw_lengths)
+                mapper = lane.deferred_view.mapper(raw, ids, lane.raw_lengths)
             else:
                 mapper = getattr(lane.deferred_view, "mapper", _NO_MAPPER)(raw)
             if mapper is not None:
@@ -311,22 +305,21 @@ class _Rest:
             ns = moved
         state = result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
                              mappers=mappers, own=True)
-        if ids is not None:
-            state["ids"] = ids
+        state["ids"] = ids
         return state
 
 
-def _emit_slices(found: tuple, enc: Encoding, need: bool, one_word: bool) -> None:
-    """``emit_words`` for a long text whose words are placed by their byte lengths (no word
-    strings or starts kept), a slice of words at a time, so that its per-token scratch lists
-    (bases, counts) stay small. Each slice starts where the last one's bytes end."""
+def _emit_slices(found: tuple, tokens: list, spans, words, need: bool, one_word: bool) -> None:
+    """``emit_words`` (without the ids: the result has them) for a long text whose words are placed
+    by their byte lengths (no word strings or starts kept), a slice of words at a time, so that its
+    per-token scratch lists (bases, counts) stay small. Each slice starts where the last one's bytes end."""
     ents, prefixed = found[0], found[3]
     byte = word = 0
     for at in range(0, len(ents), _EMIT_WORDS):
         part = ents[at:at + _EMIT_WORDS]
         # The text is not read when the words are placed by their byte lengths: "" stands for it.
-        after = emit_words((part, None, None, prefixed), "", byte, None, 0, False, enc.ids, enc.tokens, enc.spans,
-                           enc.word_ids, word, need, one_word)
+        after = emit_words((part, None, None, prefixed), "", byte, None, 0, False, None, tokens, spans, words, word,
+                           need, one_word)
         byte += sum(map(_NBYTES, part))
         if not one_word:  # one word throughout: every slice's tokens keep word 0
             word = after
