@@ -30,7 +30,7 @@ from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
 from ..models.bpe import BPE, byte_token
-from ..processors.merge import build_single
+from ..processors.merge import build_single, single_around
 from ..processors.standard import post_process
 from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
@@ -45,7 +45,7 @@ _NO_MAPPER = (lambda raw: None)  # noqa: E731 - a deferred view without an arith
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("deferred", "deferred_view", "escaped", "normalizer", "parts", "plan", "processor", "raw_lengths",
+    __slots__ = ("around", "deferred", "deferred_view", "escaped", "normalizer", "parts", "plan", "processor", "raw_lengths",
                  "same_place", "scans", "sources", "trim", "with_specials", "without_specials")
 
     def __init__(self, tok, plan, parts: dict, trim):
@@ -80,6 +80,7 @@ class Lane:
         # The processor's build_single parts when they depend on nothing of the text (no offsets
         # to trim): read once here instead of once per result (else post_process runs).
         self.parts = parts if trim is None and tok.post_processor is not None else None
+        self.around = {add: single_around(p) for add, p in parts.items()}  # read from the parts once
         # The added-token searches (raw text, view) for split_special_tokens False and True;
         # a new added vocabulary replaces the tokenizer's attribute, which drops this lane.
         av = tok.added_vocabulary
@@ -283,7 +284,7 @@ class _Rest:
                            [1] * n)
         enc.spans_base = base
         if lane.parts is not None:  # what post_process builds, from the template's parts read at the lane's start
-            enc = build_single(enc, lane.parts[self.add])
+            enc = build_single(enc, lane.parts[self.add], lane.around[self.add])
         else:
             enc = post_process(lane.processor, enc, None, self.add)
         moved, mappers = self.moved, None

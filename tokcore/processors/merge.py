@@ -130,13 +130,14 @@ def merge(encodings: Iterable[Encoding]) -> Encoding:
     return out
 
 
-def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
+def build_single(enc: Encoding, parts: list[tuple], around: tuple | None = None) -> Encoding:
     """What ``process`` + ``merge`` + ``finalize_sequence_ids`` make of one sequence, built directly.
 
     Only for ``enc`` without windows or ranges. ``parts`` in order: ``("A", type_id)`` for the
     sequence, ``("special", ids, tokens, type_id)`` for inserted tokens. The sequence's tokens read
     sequence 0 and the result's range is the last copy's; inserted ones read ``None``, or 0 when
-    no part is the sequence (HF then has no range and reads 0 everywhere).
+    no part is the sequence (HF then has no range and reads 0 everywhere). ``around``:
+    ``single_around(parts)``, made once by a caller that builds many results from the same parts.
     ``build_single(e, [("special", [101], ["[CLS]"], 0), ("A", 0)])`` is ``[CLS]`` + ``e``.
     """
     if not parts:
@@ -145,9 +146,11 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
     # Lists; a long text's lane encoding (tokcore.fast.lane) brings compact columns instead,
     # kept in kind (they take += of lists), and no list of n is made on the way.
     compact = type(enc.word_ids) is not list
-    kinds = [p[0] for p in parts]
-    if not compact and kinds.count("A") == 1:
-        return _around(enc, parts, kinds.index("A"))
+    if not compact:
+        if around is None:
+            around = single_around(parts)
+        if around is not None:
+            return _around(enc, around)
     ids: list = []
     tokens: list = []
     spans, words = (enc.spans[:0], enc.word_ids[:0]) if compact else ([], [])
@@ -182,31 +185,37 @@ def build_single(enc: Encoding, parts: list[tuple]) -> Encoding:
     return out
 
 
-def _around(enc: Encoding, parts: list[tuple], at: int) -> Encoding:
-    """``build_single`` for a template with the sequence once, at ``parts[at]``: each of the
-    sequence's lists (``enc`` is the result; nobody else holds it after post-processing) is
-    rebuilt once with the inserted tokens around it, and its type and sequence ids are made anew,
-    as ``build_single`` makes them."""
+def single_around(parts: list[tuple]) -> tuple | None:
+    """What ``_around`` puts around a sequence for ``build_single`` parts holding it once, read
+    from the parts once (``None`` when the sequence is not there exactly once): the sequence's type
+    id, then the ids, tokens, type ids, ``None`` and ``1`` fillers of the inserted tokens before
+    it, then of those after it.
+    ``single_around([("special", [101], ["[CLS]"], 0), ("A", 0)])[1:4] == ((101,), ("[CLS]",), (0,))``."""
+    kinds = [p[0] for p in parts]
+    if kinds.count("A") != 1:
+        return None
+    at = kinds.index("A")
+    return (parts[at][1], *_inserted(parts[:at]), *_inserted(parts[at + 1:]))
+
+
+def _around(enc: Encoding, around: tuple) -> Encoding:
+    """``build_single`` for a template with the sequence once (``around``: ``single_around``'s):
+    each of the sequence's lists (``enc`` is the result; nobody else holds it after
+    post-processing) is rebuilt once with the inserted tokens around it, and its type and
+    sequence ids are made anew, as ``build_single`` makes them."""
     n = len(enc.ids)
-    type_id = parts[at][1]
-    if len(parts) == 1:  # nothing inserted (a byte-level or no-special template)
-        enc.type_ids, enc.sequence_ids = [type_id] * n, [0] * n
-        enc.__dict__["hf_ranges"] = {0: (0, n)}
-        return enc
-    ids_after, tokens_after, types_after = _inserted(parts[at + 1:]) if at + 1 < len(parts) else _NOTHING
-    nones_after, ones_after = _filled(None, len(ids_after)), _filled(1, len(ids_after))
-    if not at:  # inserted tokens after the sequence only: its lists grow in place
-        enc.ids += ids_after
-        enc.tokens += tokens_after
-        enc.spans += nones_after
-        enc.special += ones_after
-        enc.word_ids += nones_after
-        enc.attention += ones_after
+    type_id, ids, tokens, types, nones, ones, ids_after, tokens_after, types_after, nones_after, ones_after = around
+    if not ids:  # inserted tokens after the sequence only (or none): its lists grow in place
+        if ids_after:
+            enc.ids += ids_after
+            enc.tokens += tokens_after
+            enc.spans += nones_after
+            enc.special += ones_after
+            enc.word_ids += nones_after
+            enc.attention += ones_after
         enc.type_ids, enc.sequence_ids = [*repeat(type_id, n), *types_after], [*repeat(0, n), *nones_after]
         enc.__dict__["hf_ranges"] = {0: (0, n)}
         return enc
-    ids, tokens, types = _inserted(parts[:at])
-    nones, ones = _filled(None, len(ids)), _filled(1, len(ids))
     enc.ids = [*ids, *enc.ids, *ids_after]
     enc.tokens = [*tokens, *enc.tokens, *tokens_after]
     enc.spans = [*nones, *enc.spans, *nones_after]
@@ -219,27 +228,16 @@ def _around(enc: Encoding, parts: list[tuple], at: int) -> Encoding:
     return enc
 
 
-_NOTHING = ((), (), ())  # _around: no inserted tokens on that side
-_ONE = {None: (None,), 1: (1,)}  # the one-token case of _filled, shared
-
-
-def _filled(value, k: int) -> tuple:
-    """``k`` times ``value`` (a shared tuple for the usual one). ``_filled(None, 2) == (None, None)``."""
-    return _ONE[value] if k == 1 else (value,) * k
-
-
-def _inserted(parts: list[tuple]) -> tuple[list, list, list]:
-    """(ids, tokens, type ids) of consecutive inserted parts.
-    ``_inserted([("special", [101], ["[CLS]"], 0)]) == ([101], ["[CLS]"], [0])``."""
-    if len(parts) == 1:
-        _, ids, tokens, type_id = parts[0]
-        return ids, tokens, [type_id] * len(ids)
+def _inserted(parts: list[tuple]) -> tuple[tuple, tuple, tuple, tuple, tuple]:
+    """(ids, tokens, type ids, ``None`` and ``1`` fillers) of consecutive inserted parts.
+    ``_inserted([("special", [101], ["[CLS]"], 0)]) == ((101,), ("[CLS]",), (0,), (None,), (1,))``."""
     ids, tokens, types = [], [], []
     for _, part_ids, part_tokens, type_id in parts:
         ids += part_ids
         tokens += part_tokens
         types += [type_id] * len(part_ids)
-    return ids, tokens, types
+    k = len(ids)
+    return tuple(ids), tuple(tokens), tuple(types), (None,) * k, (1,) * k
 
 
 def special_encoding(ids: list[int], tokens: list[str], type_id: int) -> Encoding:
