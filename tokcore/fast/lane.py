@@ -78,7 +78,7 @@ class Lane:
         self.trim = trim
         self.with_specials, self.without_specials = (_ends(parts[True]), _ends(parts[False]))
         # The processor's build_single parts when they depend on nothing of the text (no offsets
-        # to trim): read once here instead of once per result (else post_process runs).
+        # to trim): read once here instead of once per result.
         self.parts = parts if trim is None and tok.post_processor is not None else None
         self.around = {add: single_around(p) for add, p in parts.items()}  # read from the parts once
         # The added-token searches (raw text, view) for split_special_tokens False and True;
@@ -283,10 +283,14 @@ class _Rest:
             enc = Encoding(array("b", bytes(n)) if long else [0] * n, tokens, spans, [0] * n, [0] * n, words, [0] * n,
                            [1] * n)
         enc.spans_base = base
-        if lane.parts is not None:  # what post_process builds, from the template's parts read at the lane's start
+        # What post_process builds (the processor's fast path), with the template's parts read at the
+        # lane's start; a processor that trims offsets does so in place as it gives its parts.
+        if lane.parts is not None:
             enc = build_single(enc, lane.parts[self.add], lane.around[self.add])
+        elif lane.processor is not None:
+            enc = build_single(enc, lane.processor._single_parts(enc, self.add), lane.around[self.add])
         else:
-            enc = post_process(lane.processor, enc, None, self.add)
+            enc = post_process(None, enc, None, self.add)
         moved, mappers = self.moved, None
         if moved is _DEFERRED and need:
             # A view that maps its spans by arithmetic (fast_views.PrefixReplaceText) needs no alignment.
