@@ -33,7 +33,7 @@ from tokcore.core.normalized import NormalizedString
 from tokcore.normalizers.precompiled import Precompiled, split_charsmap
 from tokcore.normalizers.unicode_pieces import COMPOSES_BACKWARD, normalize_pieces
 from tokcore.text.onig_regex import compile_onig, find_matches, translate
-from tokcore.text.unicode_tables import WHITE_SPACE, is_bert_control, is_mark, is_nonspacing_mark
+from tokcore.text.unicode_tables import WHITE_SPACE, is_bert_control, is_mark, is_nonspacing_mark, lower
 
 tokenizers = pytest.importorskip("tokenizers")
 H = tokenizers.normalizers
@@ -305,6 +305,9 @@ def test_unicode_tables_match_hf_on_every_code_point():
     spacey = [c for c in ALL if unicodedata.category(chr(c)) in ("Zs", "Zl", "Zp", "Cc", "Cf")]
     strip = H.Strip()
     assert [c for c in spacey if (strip.normalize_str("x" + chr(c)) == "x") != (chr(c) in WHITE_SPACE)] == []
+    hf = _per_char(H.Lowercase(), ALL)
+    assert [c for c in ALL if lower(chr(c)) != hf[c]] == []  # Rust's case mapping, newer capitals included
+    assert _per_char(T.Lowercase(), ALL) == hf
 
 
 def test_composes_backward_table_is_complete():

@@ -21,7 +21,7 @@ from ..core.components import Normalizer, StageSequence, register
 from ..core.errors import ConfigurationError
 from ..core.normalized import NormalizedString
 from ..text.onig_regex import compile_onig, find_matches
-from ..text.unicode_tables import WHITE_SPACE, is_bert_control, is_mark, is_nonspacing_mark
+from ..text.unicode_tables import NEWER_LOWER, WHITE_SPACE, is_bert_control, is_mark, is_nonspacing_mark, lower
 from .precompiled import Precompiled
 from .unicode_pieces import TABLE_CAPACITY, normalize_pieces, rebuild_whole
 
@@ -80,9 +80,10 @@ class NFKD(_UnicodeForm):
 
 
 def lowercase(ns: NormalizedString) -> NormalizedString:
-    """Unicode full lower-casing of each character alone (no final-sigma rule, as Rust's ``char::to_lowercase``)."""
+    """Unicode full lower-casing of each character alone (no final-sigma rule, as Rust's ``char::to_lowercase``,
+    whose newer capitals ``unicode_tables.lower`` adds)."""
     text = ns.normalized
-    lowered = text.lower()
+    lowered = lower(text)
     if lowered == text:
         return ns
     # Whole-string lower() differs from per-character lowering only on 'Σ' (final sigma). Without
@@ -92,7 +93,13 @@ def lowercase(ns: NormalizedString) -> NormalizedString:
             n = len(text)
             return NormalizedString(ns.original, lowered, list(range(n)), list(range(1, n + 1)))
         return ns.rebuild([(lowered, 0, len(text))])
-    return ns.map_chars(str.lower)
+    return ns.map_chars(_lower_char)
+
+
+def _lower_char(ch: str) -> str:
+    """One character lowered as Rust lowers it. ``_lower_char("Σ") == "σ"``."""
+    newer = NEWER_LOWER.get(ord(ch))
+    return ch.lower() if newer is None else chr(newer)
 
 
 _NON_ASCII = regex.compile(r"[^\x00-\x7f]")

@@ -7,14 +7,18 @@ HF does not see. Each table below lists, as hexadecimal ranges, the code points 
 differs from ``unicodedata`` 14.0 (Python 3.11). They were measured by running every code point
 through ``tokenizers`` 0.23; ``tests/engine/test_normalizers.py`` measures again and must agree.
 
-Left out: case mapping (HF uses Rust's current tables; the only differences are characters
-newer than ``unicodedata`` knows) and grapheme clusters (the ``regex`` module's ``\\X``).
+Case mapping is Rust's current one (``char::to_lowercase``): it differs from ``unicodedata`` only
+on capital letters that Unicode 16.0 and 17.0 gave a lower case, which ``lower`` adds.
+
+Left out: grapheme clusters (the ``regex`` module's ``\\X``).
 """
 
 from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+
+import regex
 
 
 def parse_ranges(spec: str) -> frozenset[str]:
@@ -93,3 +97,23 @@ def is_bert_control(ch: str) -> bool:
     if ch == "\x00" or ch == "\ufffd":
         return True
     return unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") and ch not in _OTHER_NOT
+
+
+# Capital letters Unicode 16.0 and 17.0 gave a lower case (Rust's char::to_lowercase in tokenizers
+# 0.23 maps them; unicodedata 14.0 does not): (first, last, lower case minus capital) per run,
+# measured as the tables above; only those this Python leaves as they are.
+_NEWER_CASES = ((0x1C89, 0x1C89, 1), (0xA7CB, 0xA7CB, -42343), (0xA7CC, 0xA7CC, 1), (0xA7CE, 0xA7CE, 1),
+                (0xA7D2, 0xA7D2, 1), (0xA7D4, 0xA7D4, 1), (0xA7DA, 0xA7DA, 1), (0xA7DC, 0xA7DC, -42561),
+                (0x10D50, 0x10D65, 32), (0x16EA0, 0x16EB8, 27))
+NEWER_LOWER = {c: c + d for first, last, d in _NEWER_CASES for c in range(first, last + 1) if chr(c).lower() == chr(c)}
+_NEWER_CAPITAL = regex.compile("[" + "".join(map(chr, NEWER_LOWER)) + "]") if NEWER_LOWER else None
+
+
+def lower(text: str) -> str:
+    """``str.lower`` with the newer capitals lowered too, as Rust's ``char::to_lowercase`` lowers them
+    (Rust lowers character by character: callers keep ``"Σ"`` from taking its final form).
+    ``lower("Ab\\U00010d50") == "ab\\U00010d70"``."""
+    low = text.lower()
+    if _NEWER_CAPITAL is None or low.isascii() or _NEWER_CAPITAL.search(low) is None:
+        return low
+    return low.translate(NEWER_LOWER)
