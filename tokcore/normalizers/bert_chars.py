@@ -25,7 +25,8 @@ from operator import is_, itemgetter
 from ..core.normalized import NormalizedString
 from ..core.offsets import SENTINEL
 from ..core.original_offsets import OriginalMapper
-from .standard import BertNormalizer, bert_clean_text
+from ..text.unicode_tables import is_nonspacing_mark
+from .standard import _CJK, BertNormalizer, bert_clean_text
 from .unicode_pieces import _LONG_MARK_RUN, _PER_CHAR, TABLE_CAPACITY
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
@@ -72,8 +73,13 @@ class BertText:
         self.cleaned = _FactTable(self._cleaned, 0)  # clean_text alone (to check NFD on)
 
     def _facts(self, cp: int) -> tuple[str, str]:
-        ns = self.normalizer.normalize(NormalizedString(chr(cp)))
-        facts = (ns.normalized, _parts(ns))
+        c = chr(cp)
+        if _kept_alone(self.normalizer, self.strips, c):  # most characters: no step touches it
+            width = len(c.encode("utf-8", "surrogatepass"))
+            facts = (c, chr(6 * width))  # its own part: width raw bytes, width view bytes
+        else:
+            ns = self.normalizer.normalize(NormalizedString(c))
+            facts = (ns.normalized, _parts(ns))
         if len(self.text_of) < TABLE_CAPACITY:  # text running through all of Unicode keeps no table of it
             self.text_of[cp], self.codes[cp] = facts
         return facts
@@ -114,6 +120,17 @@ class BertText:
             starts = dict(zip(compress(view_at, kept), compress(raw_at, kept)))
             stops = dict(zip(compress(islice(view_at, 1, None), kept), compress(islice(raw_at, 1, None), kept)))
         return BertMapper(starts, stops, self.normalizer, raw)
+
+
+def _kept_alone(normalizer: BertNormalizer, strips: bool, c: str) -> bool:
+    """Whether each step of ``normalizer`` leaves the character ``c`` alone as it is, by the steps' own
+    first tests: clean_text (printable and not U+FFFD; a printable space is " ", which it keeps), the
+    CJK step, NFD (already NFD) and its Mn marks dropped (``strips``), lower-casing.
+    ``_kept_alone(BertNormalizer(), True, "ж")`` and not ``_kept_alone(BertNormalizer(), True, "Ж")``."""
+    return not ((normalizer.clean_text and (not c.isprintable() or c == "\ufffd"))
+                or (normalizer.handle_chinese_chars and _CJK.match(c) is not None)
+                or (strips and (not unicodedata.is_normalized("NFD", c) or is_nonspacing_mark(c)))
+                or (normalizer.lowercase and c.lower() != c))
 
 
 def _parts(ns: NormalizedString) -> str:
