@@ -14,20 +14,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_wp_bert_chars import OPTIONS
 
 from tokcore.core.normalized import NormalizedString
 from tokcore.normalizers.bert_chars import BertText, _parts
 from tokcore.normalizers.standard import BertNormalizer
-
-OPTIONS = {
-    "uncased": {},
-    "cased": {"lowercase": False},
-    "cased-strip": {"lowercase": False, "strip_accents": True},
-    "lower-keep-accents": {"strip_accents": False},
-    "raw": {"clean_text": False},
-    "no-cjk": {"handle_chinese_chars": False},
-}
-
 
 # What each step rewrites, and characters none touches (a lone surrogate, an unassigned one, a spacing mark).
 SAMPLES = "aéeЖжİß中\u0301\u0903\u3000\u00a0\t\x00\u200d\ufffd\ufb01\u1e9e😀\ud800\u0378"
