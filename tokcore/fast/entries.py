@@ -165,7 +165,8 @@ def _columns_entry(columns: tuple, word: str) -> tuple | None:
     k = len(ids)
     if k == 1:  # the word itself, or the unknown token for all of it
         n = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
-        return tuple(ids), tuple(tokens), (n,), _ONE_ZERO, 1, 1, n, None, None  # tuple() of a tuple is itself
+        # tuple() of a tuple is itself; a short word's length is a shared (n,) (one object less to collect).
+        return tuple(ids), tuple(tokens), _ONE_LENGTH[n] if n < _SHARED_ZEROS else (n,), _ONE_ZERO, 1, 1, n, None, None
     if not k:
         return None
     if word.isascii():  # a character is a byte
