@@ -22,6 +22,8 @@ import unicodedata
 from itertools import accumulate, compress, count, islice, repeat
 from operator import is_, itemgetter
 
+import regex
+
 from ..core.normalized import NormalizedString
 from ..core.offsets import SENTINEL
 from ..core.original_offsets import OriginalMapper
@@ -31,6 +33,9 @@ from .unicode_pieces import _LONG_MARK_RUN, _PER_CHAR, TABLE_CAPACITY
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _NFD = _PER_CHAR["NFD"]  # code point -> its NFD alone (unicode_pieces.decomposed_pieces' table)
+# A character whose NFD alone does not start with a starter (canonical combining class 0), or is not
+# unicodedata's, is a mark (M*) to this pattern: test_bert_chars_alone checks every code point.
+_MARK = regex.compile(r"\p{M}")
 # A part of a character's normalization is coded as one character: raw bytes + 5 * view bytes
 # (_RAW_LEN, _VIEW_LEN and _KEPT read the codes, as bytes); _ALONE: not one part of the character.
 _ALONE = "\xff"
@@ -93,11 +98,12 @@ class BertText:
     def __call__(self, raw: str) -> str | None:
         if self.strips and not raw.isascii():
             # NFD runs after clean_text (which may join marks by dropping what stood between them);
-            # the CJK spaces only part them. Each character's NFD in turn must be the text's NFD.
+            # the CJK spaces only part them. Each character's NFD in turn must be the text's NFD: it
+            # is when no character is a mark (_MARK: every other one's NFD is a starter first).
             source = raw
             if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
                 source = raw.translate(self.cleaned)
-            if not unicodedata.is_normalized("NFD", source) and (
+            if not unicodedata.is_normalized("NFD", source) and _MARK.search(source) is not None and (
                     not unicodedata.is_normalized("NFD", source.translate(_NFD)) or _LONG_MARK_RUN.search(source)):
                 return None
         return raw.translate(self.text_of)
