@@ -115,12 +115,13 @@ class BertText:
         if 255 in codes:
             return None
         # Contract position (1-based) of the raw byte at each part's start, by its view byte.
-        view_at = list(accumulate(codes.translate(_VIEW_LEN), initial=0))
-        raw_at = list(accumulate(codes.translate(_RAW_LEN), initial=1))
+        view_at = accumulate(codes.translate(_VIEW_LEN), initial=0)
+        raw_at = accumulate(codes.translate(_RAW_LEN), initial=1)
         kept = codes.translate(_KEPT)
-        if 0 not in kept:  # every part is a raw character, none dropped
+        if 0 not in kept:  # every part is a raw character, none dropped: one pass, no lists
             starts = stops = dict(zip(view_at, raw_at))
         else:
+            view_at, raw_at = list(view_at), list(raw_at)
             # Only parts that are raw characters kept: dropped characters and inserted spaces give
             # no position (a span starting or ending there takes the normalizer's alignment).
             starts = dict(zip(compress(view_at, kept), compress(raw_at, kept)))
