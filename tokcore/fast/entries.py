@@ -157,24 +157,22 @@ def _by_word_entry(plan, text: str, lead: int) -> tuple | None:
 
 
 def _columns_entry(columns: tuple, word: str) -> tuple | None:
-    """``_quick_entry`` for a word WordPiece splits as one text: its ids, tokens and stops (``columns``'
+    """``_quick_entry`` for a word WordPiece splits as one text: its ids, tokens and sizes (``columns``'
     model columns) as an entry, each token's bytes its characters' (ASCII) or its text's UTF-8
     length less the continuing prefix's (``columns``' ``_CoveredBytes``; the first token's own)."""
     split, covered = columns
-    ids, tokens, stops = split(word)
+    ids, tokens, sizes = split(word)
     k = len(ids)
     if k == 1:  # the word itself, or the unknown token for all of it
         n = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
-        return tuple(ids), tuple(tokens), (n,), _ONE_ZERO, 1, 1, n, None, None  # tuple() of a tuple is itself
+        # tuple() of a tuple is itself; a short word's length is a shared (n,) (one object less to collect).
+        return tuple(ids), tuple(tokens), _ONE_LENGTH[n] if n < _SHARED_ZEROS else (n,), _ONE_ZERO, 1, 1, n, None, None
     if not k:
         return None
-    if word.isascii():
-        lens = tuple(map(sub, stops, [0, *stops[:-1]]))
-        n = stops[-1]
-    else:
-        lens = (len(tokens[0].encode("utf-8", "surrogatepass")), *map(covered.__getitem__, islice(tokens, 1, None)))
-        n = sum(lens)
-    return tuple(ids), tuple(tokens), lens, _zeros(k), 1, k, n, None, None
+    if word.isascii():  # a character is a byte
+        return tuple(ids), tuple(tokens), tuple(sizes), _ZEROS[k] if k < _SHARED_ZEROS else (0,) * k, 1, k, len(word), None, None
+    lens = (len(tokens[0].encode("utf-8", "surrogatepass")), *map(covered.__getitem__, islice(tokens, 1, None)))
+    return tuple(ids), tuple(tokens), lens, _zeros(k), 1, k, sum(lens), None, None
 
 
 def _verbatim(word: str, first: bool) -> tuple:
@@ -188,6 +186,9 @@ def _quick_entry(plan, word: str, first: bool) -> tuple | None:
     for the word's, after ``shift`` prepended characters without bytes), their character bounds
     taken to bytes through the word's own table (none needed for ASCII). Byte-fallback tokens,
     which split a character, are left to the general path."""
+    if plan.joins and plan.columns is not None and word.isalnum():
+        # BertPreTokenizer keeps letters and digits together (its pieces' first test): one text, the word.
+        return _columns_entry(plan.columns, word)
     got = plan.quick(word, first)
     if got is None:
         return None

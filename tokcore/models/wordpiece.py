@@ -12,7 +12,7 @@ tokens back into text (the ``WordPiece`` decoder).
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import accumulate, compress
 from operator import itemgetter, methodcaller
 
 from ..core.components import VocabModel, register
@@ -133,16 +133,17 @@ class WordPiece(VocabModel):
     def _split(self, word: str) -> tuple:
         """``columns`` as (id, token, start, stop) tuples.
         ``WordPiece({"a": 0, "##bc": 1})._split("abc") == ((0, "a", 0, 1), (1, "##bc", 1, 3))``."""
-        ids, tokens, stops = self.columns(word)
+        ids, tokens, sizes = self.columns(word)
+        stops = list(accumulate(sizes))
         return tuple(zip(ids, tokens, (0, *stops[:-1]), stops))
 
     def columns(self, word: str) -> tuple:
-        """(ids, tokens, stops) of HF's greedy longest match: at each position the longest entry
+        """(ids, tokens, sizes) of HF's greedy longest match: at each position the longest entry
         there, tried from the longest length that can match (the length index's, once built; else
-        the rest of the word, or past _SHORT characters the longest entry's); token k covers
-        characters stops[k-1] to stops[k].
+        the rest of the word, or past _SHORT characters the longest entry's); token k covers the
+        sizes[k] characters after the ones before it (sizes, not stops: what a word entry keeps).
 
-        ``WordPiece({"a": 0, "##bc": 1}).columns("abc") == ([0, 1], ["a", "##bc"], [1, 3])``.
+        ``WordPiece({"a": 0, "##bc": 1}).columns("abc") == ([0, 1], ["a", "##bc"], [1, 2])``.
         """
         n = len(word)
         if not n:
@@ -169,7 +170,7 @@ class WordPiece(VocabModel):
             if firsts is None:
                 self._missed(budget, top)
             return self._unknown(word)
-        ids, tokens, stops = [id_], [word[:end]], [end]
+        ids, tokens, sizes = [id_], [word[:end]], [end]
         missed = top - end
         start = end
         while start < n:
@@ -184,7 +185,7 @@ class WordPiece(VocabModel):
                 if id_ is not None:
                     ids.append(id_)
                     tokens.append(token)
-                    stops.append(end)
+                    sizes.append(end - start)
                     break
                 end -= 1
                 token = token[:-1]
@@ -198,7 +199,7 @@ class WordPiece(VocabModel):
             budget[0] -= missed
             if budget[0] < 0:
                 self._index_lengths()
-        return ids, tokens, stops
+        return ids, tokens, sizes
 
     def explain(self, word: str) -> dict:
         """Every longest-match attempt, as plain data for "why this split?".

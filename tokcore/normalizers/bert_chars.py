@@ -22,14 +22,20 @@ import unicodedata
 from itertools import accumulate, compress, count, islice, repeat
 from operator import is_, itemgetter
 
+import regex
+
 from ..core.normalized import NormalizedString
 from ..core.offsets import SENTINEL
 from ..core.original_offsets import OriginalMapper
-from .standard import BertNormalizer, bert_clean_text
+from ..text.unicode_tables import is_nonspacing_mark
+from .standard import _CJK, BertNormalizer, bert_clean_text
 from .unicode_pieces import _LONG_MARK_RUN, _PER_CHAR, TABLE_CAPACITY
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _NFD = _PER_CHAR["NFD"]  # code point -> its NFD alone (unicode_pieces.decomposed_pieces' table)
+# A character whose NFD alone does not start with a starter (canonical combining class 0), or is not
+# unicodedata's, is a mark (M*) to this pattern: test_bert_chars_alone checks every code point.
+_MARK = regex.compile(r"\p{M}")
 # A part of a character's normalization is coded as one character: raw bytes + 5 * view bytes
 # (_RAW_LEN, _VIEW_LEN and _KEPT read the codes, as bytes); _ALONE: not one part of the character.
 _ALONE = "\xff"
@@ -72,8 +78,13 @@ class BertText:
         self.cleaned = _FactTable(self._cleaned, 0)  # clean_text alone (to check NFD on)
 
     def _facts(self, cp: int) -> tuple[str, str]:
-        ns = self.normalizer.normalize(NormalizedString(chr(cp)))
-        facts = (ns.normalized, _parts(ns))
+        c = chr(cp)
+        if _kept_alone(self.normalizer, self.strips, c):  # most characters: no step touches it
+            width = len(c.encode("utf-8", "surrogatepass"))
+            facts = (c, chr(6 * width))  # its own part: width raw bytes, width view bytes
+        else:
+            ns = self.normalizer.normalize(NormalizedString(c))
+            facts = (ns.normalized, _parts(ns))
         if len(self.text_of) < TABLE_CAPACITY:  # text running through all of Unicode keeps no table of it
             self.text_of[cp], self.codes[cp] = facts
         return facts
@@ -87,11 +98,12 @@ class BertText:
     def __call__(self, raw: str) -> str | None:
         if self.strips and not raw.isascii():
             # NFD runs after clean_text (which may join marks by dropping what stood between them);
-            # the CJK spaces only part them. Each character's NFD in turn must be the text's NFD.
+            # the CJK spaces only part them. Each character's NFD in turn must be the text's NFD: it
+            # is when no character is a mark (_MARK: every other one's NFD is a starter first).
             source = raw
             if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
                 source = raw.translate(self.cleaned)
-            if not unicodedata.is_normalized("NFD", source) and (
+            if not unicodedata.is_normalized("NFD", source) and _MARK.search(source) is not None and (
                     not unicodedata.is_normalized("NFD", source.translate(_NFD)) or _LONG_MARK_RUN.search(source)):
                 return None
         return raw.translate(self.text_of)
@@ -103,17 +115,29 @@ class BertText:
         if 255 in codes:
             return None
         # Contract position (1-based) of the raw byte at each part's start, by its view byte.
-        view_at = list(accumulate(codes.translate(_VIEW_LEN), initial=0))
-        raw_at = list(accumulate(codes.translate(_RAW_LEN), initial=1))
+        view_at = accumulate(codes.translate(_VIEW_LEN), initial=0)
+        raw_at = accumulate(codes.translate(_RAW_LEN), initial=1)
         kept = codes.translate(_KEPT)
-        if 0 not in kept:  # every part is a raw character, none dropped
+        if 0 not in kept:  # every part is a raw character, none dropped: one pass, no lists
             starts = stops = dict(zip(view_at, raw_at))
         else:
+            view_at, raw_at = list(view_at), list(raw_at)
             # Only parts that are raw characters kept: dropped characters and inserted spaces give
             # no position (a span starting or ending there takes the normalizer's alignment).
             starts = dict(zip(compress(view_at, kept), compress(raw_at, kept)))
             stops = dict(zip(compress(islice(view_at, 1, None), kept), compress(islice(raw_at, 1, None), kept)))
         return BertMapper(starts, stops, self.normalizer, raw)
+
+
+def _kept_alone(normalizer: BertNormalizer, strips: bool, c: str) -> bool:
+    """Whether each step of ``normalizer`` leaves the character ``c`` alone as it is, by the steps' own
+    first tests: clean_text (printable and not U+FFFD; a printable space is " ", which it keeps), the
+    CJK step, NFD (already NFD) and its Mn marks dropped (``strips``), lower-casing.
+    ``_kept_alone(BertNormalizer(), True, "ж")`` and not ``_kept_alone(BertNormalizer(), True, "Ж")``."""
+    return not ((normalizer.clean_text and (not c.isprintable() or c == "\ufffd"))
+                or (normalizer.handle_chinese_chars and _CJK.match(c) is not None)
+                or (strips and (not unicodedata.is_normalized("NFD", c) or is_nonspacing_mark(c)))
+                or (normalizer.lowercase and c.lower() != c))
 
 
 def _parts(ns: NormalizedString) -> str:
