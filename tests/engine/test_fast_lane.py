@@ -36,7 +36,9 @@ WORDS = ["hello", "qq", "Hello", "WORLD", "it's", "don't", " ", "  ", "\t", "\n"
          "<|endoftext|>", "[CLS]", "[SEP]", "[MASK]", "</s>", "<s>", "<unk>", "\x00", "\x7f", "é", "▁", "Ġ",
          # Non-ASCII that stays in place (quotes, dashes) or does not (ligature, sigma, dotted I,
          # combining accent, wide spaces, CJK, a format character, the replacement character).
-         "’", "“", "—", "ﬁ", "Σ", "İ", "e\u0301", "\u00a0", "\u3000", "中", "\u200b", "\ufffd", "😀"]
+         "’", "“", "—", "ﬁ", "Σ", "İ", "e\u0301", "\u00a0", "\u3000", "中", "\u200b", "\ufffd", "😀",
+         # Capitals newer than Python 3.11's Unicode that HF lowers (unicode_tables.lower).
+         "\U00010d50", "\ua7cb"]
 texts = (st.lists(st.sampled_from(WORDS), max_size=20).map("".join)
          | st.text(st.characters(max_codepoint=127), max_size=40))
 
@@ -193,6 +195,17 @@ def test_lazy_results_pickle_copy_compare_and_stay_frozen():
     batch = fast.encode_batch([text, text], return_offsets=True, return_masks=True, processes=2)
     drop_pool(fast)  # the shared tokenizer keeps no worker processes past this test
     assert batch == [want, want]
+
+
+@pytest.mark.parametrize("norm", ["bert", "bert-cased", "bert-raw", "lowercase"])
+def test_views_lower_the_capitals_newer_than_pythons_unicode(norm):
+    # Unassigned in Python 3.11's Unicode, lowered by HF (unicode_tables.lower); without clean_text
+    # a BertNormalizer keeps them, so the lane's views meet them.
+    fast, ref = _variant("minilm/tokenizer.json", norm, "none")
+    for text in ("Garay \U00010d50\U00010d51 words", "\ua7cbA\ua7dc", "Beria \U00016ea0 x", "\U00016eb8"):
+        check_same(fast, ref, text)
+    lowers = getattr(fast.normalizer, "lowercase", True)
+    assert fast.encode_result("A\U00016ea0").tokenization_text == ("a\U00016ebb" if lowers else "A\U00016ea0")
 
 
 def test_offsets_in_the_tokenization_text_wait_for_their_own_read():

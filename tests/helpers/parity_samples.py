@@ -47,4 +47,6 @@ def parity_texts(udhr_lines: int = 3) -> tuple[tuple[str, str], ...]:
         except UnicodeEncodeError:
             continue  # the lone surrogate: not valid text for any of the libraries
         out.append((f"edge:{case['name']}", case["text"]))
+    # Capitals newer than Python 3.11's Unicode (16.0: Latin, Garay; 17.0: Beria Erfe), which HF lowers.
+    out.append(("newer-capitals", "Garay \U00010d50\U00010d51 and \ua7cb\ua7dc, Beria \U00016ea0\U00016eb8 words."))
     return tuple(out)

@@ -21,6 +21,7 @@ from ..core.offsets import SENTINEL
 from ..core.original_offsets import ShiftMapper
 from ..normalizers import standard as n
 from ..normalizers.bert_chars import BertText
+from ..text.unicode_tables import lower
 
 # -- normalization that moves nothing ----------------------------------------------------------
 
@@ -93,7 +94,7 @@ def _unicode_view(normalizer, text: str) -> str | None:
 def _ascii_lowered(text: str) -> str | None:
     """``text.lower()`` when it changes no non-ASCII character (whole-text lowering equals
     lowering ASCII bytes alone), else ``None``. ``_ascii_lowered("Ab’") == "ab’"``."""
-    lowered = text.lower()
+    lowered = lower(text)
     same = lowered.encode("utf-8", "surrogatepass") == text.encode("utf-8", "surrogatepass").lower()
     return lowered if same else None
 
@@ -148,7 +149,7 @@ def _bert_keeps(normalizer, c: str) -> bool:
     no spaces around a CJK character, no accent stripped, no case changed."""
     return not ((normalizer.handle_chinese_chars and n._CJK.match(c))
                 or (_bert_strips(normalizer) and n.is_nonspacing_mark(c))
-                or (normalizer.lowercase and c.lower() != c))
+                or (normalizer.lowercase and lower(c) != c))
 
 
 def deleting_view(normalizer, text: str) -> str | None:

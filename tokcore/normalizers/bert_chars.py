@@ -27,7 +27,7 @@ import regex
 from ..core.normalized import NormalizedString
 from ..core.offsets import SENTINEL
 from ..core.original_offsets import OriginalMapper
-from ..text.unicode_tables import is_nonspacing_mark
+from ..text.unicode_tables import is_nonspacing_mark, lower
 from .standard import _CJK, BertNormalizer, bert_clean_text
 from .unicode_pieces import _LONG_MARK_RUN, _PER_CHAR, TABLE_CAPACITY
 
@@ -137,7 +137,7 @@ def _kept_alone(normalizer: BertNormalizer, strips: bool, c: str) -> bool:
     return not ((normalizer.clean_text and (not c.isprintable() or c == "\ufffd"))
                 or (normalizer.handle_chinese_chars and _CJK.match(c) is not None)
                 or (strips and (not unicodedata.is_normalized("NFD", c) or is_nonspacing_mark(c)))
-                or (normalizer.lowercase and c.lower() != c))
+                or (normalizer.lowercase and lower(c) != c))
 
 
 def _parts(ns: NormalizedString) -> str:

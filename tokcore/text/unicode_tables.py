@@ -101,7 +101,8 @@ def is_bert_control(ch: str) -> bool:
 
 # Capital letters Unicode 16.0 and 17.0 gave a lower case (Rust's char::to_lowercase in tokenizers
 # 0.23 maps them; unicodedata 14.0 does not): (first, last, lower case minus capital) per run,
-# measured as the tables above; only those this Python leaves as they are.
+# measured as the tables above; only those this Python leaves as they are. The lane's views and
+# BertText lower with lower() too (a BertNormalizer without clean_text keeps unassigned characters).
 _NEWER_CASES = ((0x1C89, 0x1C89, 1), (0xA7CB, 0xA7CB, -42343), (0xA7CC, 0xA7CC, 1), (0xA7CE, 0xA7CE, 1),
                 (0xA7D2, 0xA7D2, 1), (0xA7D4, 0xA7D4, 1), (0xA7DA, 0xA7DA, 1), (0xA7DC, 0xA7DC, -42561),
                 (0x10D50, 0x10D65, 32), (0x16EA0, 0x16EB8, 27))
