@@ -30,10 +30,11 @@ from __future__ import annotations
 import math
 import re
 import struct
+from itertools import repeat
 from operator import sub
 
 from ..core.components import register
-from .unigram import UNK_PENALTY, Unigram, backtrack, fused_runs, piece_trie, utf8_lengths
+from .unigram import UNK_PENALTY, Unigram, backtrack, fused_runs, path_stops, piece_trie, segments, utf8_lengths
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
@@ -64,26 +65,6 @@ def f32_all(values: list[float]) -> list[float]:
 # The sentence cut before each "▁" (a piece never holds "▁" past its start when split_at_space).
 _WORDS = re.compile(f"{SPACE_SYMBOL}[^{SPACE_SYMBOL}]*|[^{SPACE_SYMBOL}]+")
 _NO_COLUMNS = (None, None, None)
-
-
-def path_stops(from_: list[int], ids: list[int], n: int) -> tuple:
-    """``backtrack``'s best path as one flat tuple, each segment's stop then id: a cached word keeps
-    one object for the cyclic collector to look at, not one per segment (and ``ids`` is a slice).
-    ``path_stops([-1, 0, 1], [0, 7, 8], 2) == (1, 7, 2, 8)``."""
-    out = []
-    stop = n
-    while stop > 0:
-        out.append(ids[stop])
-        out.append(stop)
-        stop = from_[stop]
-    out.reverse()
-    return tuple(out)
-
-
-def segments(stops: tuple) -> list[tuple[int, int, int]]:
-    """``path_stops``'s tuple as ``(start, stop, id)`` segments. ``segments((1, 7, 2, 8)) == [(0, 1, 7), (1, 2, 8)]``."""
-    ends = stops[::2]
-    return list(zip((0, *ends[:-1]), ends, stops[1::2]))
 
 
 @register("model")
@@ -164,6 +145,8 @@ class SentencePieceUnigram(Unigram):
             scores, vocab = self._sp_scores, self.vocab
             self._trie = piece_trie([(vocab[i][0], i, scores[i]) for i in self.matchable], self._unk_marker,
                                     self.unk_score)
+            # path_stops fuses unknown nodes into runs when no piece it matches has their id.
+            self._fused_marker = None if self._unk_marker in scores else self._unk_marker
         return self._trie
 
     # ------------------------------------------------------------------ sentencepiece's Viterbi
@@ -228,14 +211,21 @@ class SentencePieceUnigram(Unigram):
             lens += cols[2]
         return tuple(ids), tuple(tokens), tuple(lens)
 
-    def _columns(self, word: str, stops: tuple) -> tuple[tuple, tuple, tuple] | None:
-        """``(ids, token texts, UTF-8 lengths)`` of a word's path (``path_stops``; ``None`` for byte tokens)."""
+    def _columns(self, word: str, stops: tuple, texts: list | None = None) -> tuple[tuple, tuple, tuple] | None:
+        """``(ids, token texts, UTF-8 lengths)`` of a word's path (``path_stops``, with its segments'
+        ``texts`` when at hand; ``None`` for byte tokens)."""
         ids = stops[1::2]
-        if self._unk_marker not in ids and self._unique:  # each segment is its own token
-            ends = stops[::2]
-            tokens = tuple([word[s:e] for s, e in zip((0, *ends[:-1]), ends)])
+        if self._unk_marker not in ids and None not in ids and self._unique:  # each segment is its own token
+            if texts is None:
+                ends = stops[::2]
+                texts = [word[s:e] for s, e in zip((0, *ends[:-1]), ends)]
+            tokens = tuple(texts)
         elif self._unique and not self.byte_fallback and self.unk_id is not None:
-            ids, tokens = self._fused_columns(word, segments(stops))
+            if None in ids:  # runs of unknown nodes fused by path_stops: a piece's id by their text, or unknown
+                by_text, unk = self._ids.get, self.unk_id
+                ids, tokens = tuple([by_text(t, unk) if i is None else i for i, t in zip(ids, texts)]), tuple(texts)
+            else:
+                ids, tokens = self._fused_columns(word, segments(stops))
         else:  # ids by text, unknown runs fused, byte tokens or an error (_emit's business)
             toks = self._emit(word, segments(stops))
             if max(map(len, toks)) != 4:
@@ -325,7 +315,7 @@ class SentencePieceUnigram(Unigram):
         # All tuples (no list), few of them: the cyclic collector stops walking a kept entry after
         # one look, where 20,000 kept lists made each full collection of a cold pass walk them
         # again; and each object a cold pass keeps brings the next collection nearer.
-        stops = path_stops(from_, ids_at, len(word))
+        stops, texts = path_stops(from_, ids_at, word, self._fused_marker)
         if not self._finite:
             return stops, _INF, _NEG_INF, score, 0.0, *_NO_COLUMNS
         k = len(word) + 1
@@ -333,16 +323,19 @@ class SentencePieceUnigram(Unigram):
         slack = k * self._step_error
         low = max(-limit, slack - _REBASE - lowest)
         high = min(limit, _REBASE - slack - highest)
-        return (stops, low, high, score, len(stops) // 2 * self._step_error,
-                *(self._columns(word, stops) or _NO_COLUMNS))
+        ids = stops[1::2]
+        nodes = len(ids) if None not in ids else len(word) - sum([len(t) - 1 for t, i in zip(texts, ids) if i is not None])
+        return (stops, low, high, score, nodes * self._step_error, *(self._columns(word, stops, texts) or _NO_COLUMNS))
 
     def _replay(self, base: float, runs: list[tuple], start: int) -> float:
         """The float32 running score after the segments of ``runs[start:]``, node by node as
         sentencepiece stores it."""
         scores, unk = self._sp_scores, self.unk_score
         for k in range(start, len(runs)):
-            for id_ in runs[k][0][1::2]:
-                base = f32(scores.get(id_, unk) + base)
+            path = runs[k][0]
+            for start_, stop, id_ in segments(path) if None in path else zip(repeat(0), path[::2], path[1::2]):
+                for _node in range(stop - start_ if id_ is None else 1):  # a run: one unknown node per character
+                    base = f32(scores.get(id_, unk) + base)
         return base
 
     def _word_exact(self, text: str) -> tuple[list, list, float, float, float, float]:
