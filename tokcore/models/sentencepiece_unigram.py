@@ -34,7 +34,17 @@ from itertools import repeat
 from operator import sub
 
 from ..core.components import register
-from .unigram import UNK_PENALTY, Unigram, backtrack, fused_runs, path_stops, piece_trie, segments, utf8_lengths
+from .unigram import (
+    _MISSING,
+    UNK_PENALTY,
+    Unigram,
+    backtrack,
+    fused_runs,
+    path_stops,
+    piece_trie,
+    segments,
+    utf8_lengths,
+)
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
@@ -144,7 +154,7 @@ class SentencePieceUnigram(Unigram):
         if self._trie is None:
             scores, vocab = self._sp_scores, self.vocab
             self._trie = piece_trie([(vocab[i][0], i, scores[i]) for i in self.matchable], self._unk_marker,
-                                    self.unk_score)
+                                    self.unk_score, _MISSING)
             # path_stops fuses unknown nodes into runs when no piece it matches has their id.
             self._fused_marker = None if self._unk_marker in scores else self._unk_marker
         return self._trie
@@ -263,8 +273,10 @@ class SentencePieceUnigram(Unigram):
         segs: list[tuple[int, int, int]] = []
         words = _WORDS.findall(text)
         a = 0
+        marker = self._unk_marker
         for word, run in zip(words, self._word_runs(words)):
-            segs.extend([(s + a, e + a, i) for s, e, i in segments(run[0])])
+            for s, e, i in segments(run[0]):  # a run of unknown nodes (id None) node by node
+                segs.extend([(k, k + 1, marker) for k in range(s + a, e + a)] if i is None else [(s + a, e + a, i)])
             a += len(word)
         return segs
 
@@ -311,13 +323,13 @@ class SentencePieceUnigram(Unigram):
         the rounding: ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
         solved for ``|running|`` once per word rather than per occurrence. No position the word
         extends from reaches _REBASE (where sentencepiece would restart the running score)."""
+        if not self._finite:  # never holds: found again in float32 wherever it stands
+            return (), _INF, _NEG_INF, 0.0, 0.0, *_NO_COLUMNS
         from_, ids_at, margin, score, lowest, highest = self._word_exact(word)
         # All tuples (no list), few of them: the cyclic collector stops walking a kept entry after
         # one look, where 20,000 kept lists made each full collection of a cold pass walk them
         # again; and each object a cold pass keeps brings the next collection nearer.
         stops, texts = path_stops(from_, ids_at, word, self._fused_marker)
-        if not self._finite:
-            return stops, _INF, _NEG_INF, score, 0.0, *_NO_COLUMNS
         k = len(word) + 1
         limit = margin / (4.0 * k * _U) - k * self._magnitude
         slack = k * self._step_error
@@ -342,13 +354,14 @@ class SentencePieceUnigram(Unigram):
         """The forward pass in double precision from 0 over a non-empty text: per end position the
         start and id of the best path's last node (``backtrack``'s input), the narrowest margin of
         any decision (0 for a tie), the score, and the lowest and highest best score at a position
-        extended from (0 included).
+        extended from (0 included), for finite scores (``_word_entry`` asks for no other).
 
         The candidates from a position are its pieces (a walk down ``_piece_trie``) and, only where
         no one-character piece starts, the unknown node (at the trie's root), offered first, which
         changes nothing as no other candidate from that position ends where it does."""
-        # ``best`` starts at -inf, so a first candidate wins on the score test alone (``second``
-        # stays -inf); ``from_[stop] < 0`` still takes a first one that does not (-inf or NaN).
+        # ``best`` starts at -inf, so a first (finite) candidate wins on the score test alone and
+        # ``second`` stays -inf. The walk starts at the root's node: each node met is a candidate
+        # unless it is only a longer piece's prefix (``piece_trie``'s _MISSING id).
         first = self._piece_trie().get
         unknown = (None, self._unk_marker, self.unk_score)  # a character no piece starts with
         n = len(text)
@@ -359,28 +372,23 @@ class SentencePieceUnigram(Unigram):
         ids = [0] * (n + 1)
         for start, char in enumerate(text):
             base = best[start]
-            stop = start + 1
-            level, id_, score = first(char, unknown)  # the one-character piece, or the unknown node
+            stop = start
+            node = first(char, unknown)  # the one-character piece, or the unknown node
             while True:
-                cand = score + base
-                here = best[stop]
-                if cand > here:
-                    second[stop] = here
-                    best[stop], from_[stop], ids[stop] = cand, start, id_
-                elif cand > second[stop]:
-                    second[stop] = cand
-                elif from_[stop] < 0:
-                    best[stop], from_[stop], ids[stop] = cand, start, id_
-                id_ = -1
-                while level and stop < n:  # the next longer piece, one character further each step
-                    node = level.get(text[stop])
-                    stop += 1
-                    if node is None:
-                        break
-                    level, id_, score = node
-                    if id_ >= 0:
-                        break
-                if id_ < 0:
+                level, id_, score = node
+                stop += 1
+                if id_ != _MISSING:
+                    cand = score + base
+                    here = best[stop]
+                    if cand > here:
+                        second[stop] = here
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
+                    elif cand > second[stop]:
+                        second[stop] = cand
+                if not level or stop >= n:
+                    break
+                node = level.get(text[stop])  # the next longer piece's path, one character further
+                if node is None:
                     break
         # Position 0 has no second candidate (a margin of inf) and is extended from; n is not.
         margin = min(map(sub, best, second))

@@ -115,10 +115,12 @@ def fused_runs(segs, marker: int, end: int):
         yield run, end, None
 
 
-def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score: float) -> dict[str, list]:
-    """``(text, id, score)`` pieces as a character trie: char -> ``[children or None, id or -1, score]``
-    (a later piece of the same text replaces an earlier one); at the root, a character without a
-    one-character piece has the unknown node's id and score.
+def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score: float,
+               prefix_id: int = -1) -> dict[str, list]:
+    """``(text, id, score)`` pieces as a character trie: char -> ``[children or None, id, score]``, the id
+    ``prefix_id`` for a node that is only a longer piece's prefix (a later piece of the same text
+    replaces an earlier one); at the root, a character without a one-character piece has the
+    unknown node's id and score.
     ``piece_trie([("ab", 0, -1.0)], -1, -11.0) == {"a": [{"b": [None, 0, -1.0]}, -1, -11.0]}``."""
     root: dict[str, list] = {}
     for piece, id_, score in pieces:
@@ -128,7 +130,7 @@ def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score:
         for ch in piece[:-1]:
             node = level.get(ch)
             if node is None:
-                node = level[ch] = [None, -1, 0.0]
+                node = level[ch] = [None, prefix_id, 0.0]
             if node[0] is None:
                 node[0] = {}
             level = node[0]
