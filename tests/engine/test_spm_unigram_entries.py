@@ -30,9 +30,10 @@ def _model():
 @given(word=_WORDS)
 def test_the_flat_path_is_backtracks(word):
     from_, ids, *_rest = _model()._word_exact(word)
-    stops = path_stops(from_, ids, len(word))
+    stops, texts = path_stops(from_, ids, word)
     assert segments(stops) == backtrack(from_, ids, len(word))
     assert stops[1::2] == tuple(i for _s, _e, i in backtrack(from_, ids, len(word)))
+    assert texts == [word[s:e] for s, e, _i in backtrack(from_, ids, len(word))]
 
 
 def test_kept_entries_hold_only_atoms_and_get_untracked():

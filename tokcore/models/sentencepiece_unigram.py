@@ -30,10 +30,21 @@ from __future__ import annotations
 import math
 import re
 import struct
+from itertools import repeat
 from operator import sub
 
 from ..core.components import register
-from .unigram import UNK_PENALTY, Unigram, backtrack, fused_runs, piece_trie, utf8_lengths
+from .unigram import (
+    _MISSING,
+    UNK_PENALTY,
+    Unigram,
+    backtrack,
+    fused_runs,
+    path_stops,
+    piece_trie,
+    segments,
+    utf8_lengths,
+)
 
 SPACE_SYMBOL = "\u2581"
 _F32 = struct.Struct("<f")
@@ -64,26 +75,6 @@ def f32_all(values: list[float]) -> list[float]:
 # The sentence cut before each "▁" (a piece never holds "▁" past its start when split_at_space).
 _WORDS = re.compile(f"{SPACE_SYMBOL}[^{SPACE_SYMBOL}]*|[^{SPACE_SYMBOL}]+")
 _NO_COLUMNS = (None, None, None)
-
-
-def path_stops(from_: list[int], ids: list[int], n: int) -> tuple:
-    """``backtrack``'s best path as one flat tuple, each segment's stop then id: a cached word keeps
-    one object for the cyclic collector to look at, not one per segment (and ``ids`` is a slice).
-    ``path_stops([-1, 0, 1], [0, 7, 8], 2) == (1, 7, 2, 8)``."""
-    out = []
-    stop = n
-    while stop > 0:
-        out.append(ids[stop])
-        out.append(stop)
-        stop = from_[stop]
-    out.reverse()
-    return tuple(out)
-
-
-def segments(stops: tuple) -> list[tuple[int, int, int]]:
-    """``path_stops``'s tuple as ``(start, stop, id)`` segments. ``segments((1, 7, 2, 8)) == [(0, 1, 7), (1, 2, 8)]``."""
-    ends = stops[::2]
-    return list(zip((0, *ends[:-1]), ends, stops[1::2]))
 
 
 @register("model")
@@ -163,7 +154,9 @@ class SentencePieceUnigram(Unigram):
         if self._trie is None:
             scores, vocab = self._sp_scores, self.vocab
             self._trie = piece_trie([(vocab[i][0], i, scores[i]) for i in self.matchable], self._unk_marker,
-                                    self.unk_score)
+                                    self.unk_score, _MISSING)
+            # path_stops fuses unknown nodes into runs when no piece it matches has their id.
+            self._fused_marker = None if self._unk_marker in scores else self._unk_marker
         return self._trie
 
     # ------------------------------------------------------------------ sentencepiece's Viterbi
@@ -228,14 +221,21 @@ class SentencePieceUnigram(Unigram):
             lens += cols[2]
         return tuple(ids), tuple(tokens), tuple(lens)
 
-    def _columns(self, word: str, stops: tuple) -> tuple[tuple, tuple, tuple] | None:
-        """``(ids, token texts, UTF-8 lengths)`` of a word's path (``path_stops``; ``None`` for byte tokens)."""
+    def _columns(self, word: str, stops: tuple, texts: list | None = None) -> tuple[tuple, tuple, tuple] | None:
+        """``(ids, token texts, UTF-8 lengths)`` of a word's path (``path_stops``, with its segments'
+        ``texts`` when at hand; ``None`` for byte tokens)."""
         ids = stops[1::2]
-        if self._unk_marker not in ids and self._unique:  # each segment is its own token
-            ends = stops[::2]
-            tokens = tuple([word[s:e] for s, e in zip((0, *ends[:-1]), ends)])
+        if self._unk_marker not in ids and None not in ids and self._unique:  # each segment is its own token
+            if texts is None:
+                ends = stops[::2]
+                texts = [word[s:e] for s, e in zip((0, *ends[:-1]), ends)]
+            tokens = tuple(texts)
         elif self._unique and not self.byte_fallback and self.unk_id is not None:
-            ids, tokens = self._fused_columns(word, segments(stops))
+            if None in ids:  # runs of unknown nodes fused by path_stops: a piece's id by their text, or unknown
+                by_text, unk = self._ids.get, self.unk_id
+                ids, tokens = tuple([by_text(t, unk) if i is None else i for i, t in zip(ids, texts)]), tuple(texts)
+            else:
+                ids, tokens = self._fused_columns(word, segments(stops))
         else:  # ids by text, unknown runs fused, byte tokens or an error (_emit's business)
             toks = self._emit(word, segments(stops))
             if max(map(len, toks)) != 4:
@@ -273,8 +273,10 @@ class SentencePieceUnigram(Unigram):
         segs: list[tuple[int, int, int]] = []
         words = _WORDS.findall(text)
         a = 0
+        marker = self._unk_marker
         for word, run in zip(words, self._word_runs(words)):
-            segs.extend([(s + a, e + a, i) for s, e, i in segments(run[0])])
+            for s, e, i in segments(run[0]):  # a run of unknown nodes (id None) node by node
+                segs.extend([(k, k + 1, marker) for k in range(s + a, e + a)] if i is None else [(s + a, e + a, i)])
             a += len(word)
         return segs
 
@@ -321,41 +323,45 @@ class SentencePieceUnigram(Unigram):
         the rounding: ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
         solved for ``|running|`` once per word rather than per occurrence. No position the word
         extends from reaches _REBASE (where sentencepiece would restart the running score)."""
+        if not self._finite:  # never holds: found again in float32 wherever it stands
+            return (), _INF, _NEG_INF, 0.0, 0.0, *_NO_COLUMNS
         from_, ids_at, margin, score, lowest, highest = self._word_exact(word)
         # All tuples (no list), few of them: the cyclic collector stops walking a kept entry after
         # one look, where 20,000 kept lists made each full collection of a cold pass walk them
         # again; and each object a cold pass keeps brings the next collection nearer.
-        stops = path_stops(from_, ids_at, len(word))
-        if not self._finite:
-            return stops, _INF, _NEG_INF, score, 0.0, *_NO_COLUMNS
+        stops, texts = path_stops(from_, ids_at, word, self._fused_marker)
         k = len(word) + 1
         limit = margin / (4.0 * k * _U) - k * self._magnitude
         slack = k * self._step_error
         low = max(-limit, slack - _REBASE - lowest)
         high = min(limit, _REBASE - slack - highest)
-        return (stops, low, high, score, len(stops) // 2 * self._step_error,
-                *(self._columns(word, stops) or _NO_COLUMNS))
+        ids = stops[1::2]
+        nodes = len(ids) if None not in ids else len(word) - sum([len(t) - 1 for t, i in zip(texts, ids) if i is not None])
+        return (stops, low, high, score, nodes * self._step_error, *(self._columns(word, stops, texts) or _NO_COLUMNS))
 
     def _replay(self, base: float, runs: list[tuple], start: int) -> float:
         """The float32 running score after the segments of ``runs[start:]``, node by node as
         sentencepiece stores it."""
         scores, unk = self._sp_scores, self.unk_score
         for k in range(start, len(runs)):
-            for id_ in runs[k][0][1::2]:
-                base = f32(scores.get(id_, unk) + base)
+            path = runs[k][0]
+            for start_, stop, id_ in segments(path) if None in path else zip(repeat(0), path[::2], path[1::2]):
+                for _node in range(stop - start_ if id_ is None else 1):  # a run: one unknown node per character
+                    base = f32(scores.get(id_, unk) + base)
         return base
 
     def _word_exact(self, text: str) -> tuple[list, list, float, float, float, float]:
         """The forward pass in double precision from 0 over a non-empty text: per end position the
         start and id of the best path's last node (``backtrack``'s input), the narrowest margin of
         any decision (0 for a tie), the score, and the lowest and highest best score at a position
-        extended from (0 included).
+        extended from (0 included), for finite scores (``_word_entry`` asks for no other).
 
         The candidates from a position are its pieces (a walk down ``_piece_trie``) and, only where
         no one-character piece starts, the unknown node (at the trie's root), offered first, which
         changes nothing as no other candidate from that position ends where it does."""
-        # ``best`` starts at -inf, so a first candidate wins on the score test alone (``second``
-        # stays -inf); ``from_[stop] < 0`` still takes a first one that does not (-inf or NaN).
+        # ``best`` starts at -inf, so a first (finite) candidate wins on the score test alone and
+        # ``second`` stays -inf. The walk starts at the root's node: each node met is a candidate
+        # unless it is only a longer piece's prefix (``piece_trie``'s _MISSING id).
         first = self._piece_trie().get
         unknown = (None, self._unk_marker, self.unk_score)  # a character no piece starts with
         n = len(text)
@@ -366,28 +372,23 @@ class SentencePieceUnigram(Unigram):
         ids = [0] * (n + 1)
         for start, char in enumerate(text):
             base = best[start]
-            stop = start + 1
-            level, id_, score = first(char, unknown)  # the one-character piece, or the unknown node
+            stop = start
+            node = first(char, unknown)  # the one-character piece, or the unknown node
             while True:
-                cand = score + base
-                here = best[stop]
-                if cand > here:
-                    second[stop] = here
-                    best[stop], from_[stop], ids[stop] = cand, start, id_
-                elif cand > second[stop]:
-                    second[stop] = cand
-                elif from_[stop] < 0:
-                    best[stop], from_[stop], ids[stop] = cand, start, id_
-                id_ = -1
-                while level and stop < n:  # the next longer piece, one character further each step
-                    node = level.get(text[stop])
-                    stop += 1
-                    if node is None:
-                        break
-                    level, id_, score = node
-                    if id_ >= 0:
-                        break
-                if id_ < 0:
+                level, id_, score = node
+                stop += 1
+                if id_ != _MISSING:
+                    cand = score + base
+                    here = best[stop]
+                    if cand > here:
+                        second[stop] = here
+                        best[stop], from_[stop], ids[stop] = cand, start, id_
+                    elif cand > second[stop]:
+                        second[stop] = cand
+                if not level or stop >= n:
+                    break
+                node = level.get(text[stop])  # the next longer piece's path, one character further
+                if node is None:
                     break
         # Position 0 has no second candidate (a margin of inf) and is extended from; n is not.
         margin = min(map(sub, best, second))

@@ -54,6 +54,39 @@ def backtrack(from_: list[int], ids: list[int], n: int) -> list[tuple[int, int, 
     return segs
 
 
+def path_stops(from_: list[int], ids: list[int], text: str, marker: int | None = None) -> tuple[tuple, list[str]]:
+    """``backtrack``'s best path over ``text`` as one flat tuple, each segment's stop then id (a cached
+    word keeps one object for the cyclic collector to look at, not one per segment), and the
+    segments' texts, cut on the same walk. With ``marker`` (the unknown node's id, when no piece
+    has it) each run of unknown nodes is one segment with id ``None``, one node per character.
+    ``path_stops([-1, 0, 1], [0, 7, 8], "ab") == ((1, 7, 2, 8), ["a", "b"])``; with marker 0, ``"▁xy"``
+    whose "x" and "y" are unknown nodes is ``((1, 5, 3, None), ["▁", "xy"])``."""
+    out = []
+    texts = []
+    stop = len(text)
+    while stop > 0:
+        start = from_[stop]
+        id_ = ids[stop]
+        if id_ == marker:
+            while start and ids[start] == marker:
+                start = from_[start]
+            id_ = None
+        out.append(id_)
+        out.append(stop)
+        texts.append(text[start:stop])
+        stop = start
+    out.reverse()
+    texts.reverse()
+    return tuple(out), texts
+
+
+def segments(stops: tuple) -> list[tuple[int, int, int]]:
+    """``path_stops``'s tuple as ``(start, stop, id)`` segments (``_emit`` takes an id ``None`` as a run
+    of unknown nodes). ``segments((1, 7, 2, 8)) == [(0, 1, 7), (1, 2, 8)]``."""
+    ends = stops[::2]
+    return list(zip((0, *ends[:-1]), ends, stops[1::2]))
+
+
 def utf8_lengths(text: str, tokens) -> tuple:
     """UTF-8 lengths of ``tokens``, slices of ``text`` end to end. ``utf8_lengths("▁ab", ("▁a", "b")) == (4, 1)``."""
     if text[1:].isascii():  # a text's first character is often "▁" (3 bytes), the rest ASCII
@@ -82,10 +115,12 @@ def fused_runs(segs, marker: int, end: int):
         yield run, end, None
 
 
-def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score: float) -> dict[str, list]:
-    """``(text, id, score)`` pieces as a character trie: char -> ``[children or None, id or -1, score]``
-    (a later piece of the same text replaces an earlier one); at the root, a character without a
-    one-character piece has the unknown node's id and score.
+def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score: float,
+               prefix_id: int = -1) -> dict[str, list]:
+    """``(text, id, score)`` pieces as a character trie: char -> ``[children or None, id, score]``, the id
+    ``prefix_id`` for a node that is only a longer piece's prefix (a later piece of the same text
+    replaces an earlier one); at the root, a character without a one-character piece has the
+    unknown node's id and score.
     ``piece_trie([("ab", 0, -1.0)], -1, -11.0) == {"a": [{"b": [None, 0, -1.0]}, -1, -11.0]}``."""
     root: dict[str, list] = {}
     for piece, id_, score in pieces:
@@ -95,7 +130,7 @@ def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score:
         for ch in piece[:-1]:
             node = level.get(ch)
             if node is None:
-                node = level[ch] = [None, -1, 0.0]
+                node = level[ch] = [None, prefix_id, 0.0]
             if node[0] is None:
                 node[0] = {}
             level = node[0]
