@@ -162,6 +162,8 @@ class EncodeResult:
             offsets = d.setdefault("offsets", contract_offsets(*later))
             d.pop("_offsets", None)
             return offsets
+        if name in d:  # made by another thread since this lookup began
+            return d[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _filled(self) -> dict:
