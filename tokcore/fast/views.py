@@ -20,7 +20,7 @@ from functools import cache
 from ..core.offsets import SENTINEL
 from ..core.original_offsets import ShiftMapper
 from ..normalizers import standard as n
-from ..normalizers.bert_chars import BertText
+from ..normalizers.bert_chars import BertText, _kept_alone
 from ..text.unicode_tables import lower
 
 # -- normalization that moves nothing ----------------------------------------------------------
@@ -144,14 +144,6 @@ def _bert_strips(normalizer) -> bool:
     return normalizer.lowercase if normalizer.strip_accents is None else normalizer.strip_accents
 
 
-def _bert_keeps(normalizer, c: str) -> bool:
-    """Whether BertNormalizer leaves the non-ASCII character ``c`` (not a space or control) as it is:
-    no spaces around a CJK character, no accent stripped, no case changed."""
-    return not ((normalizer.handle_chinese_chars and n._CJK.match(c))
-                or (_bert_strips(normalizer) and n.is_nonspacing_mark(c))
-                or (normalizer.lowercase and lower(c) != c))
-
-
 def deleting_view(normalizer, text: str) -> str | None:
     """BertNormalizer's text when it only drops controls, turns white space into ``" "`` and
     changes ASCII characters (every other character comes through), else ``None``. Positions
@@ -167,7 +159,7 @@ def deleting_view(normalizer, text: str) -> str | None:
             table[ord(c)] = " "
         elif n.is_bert_control(c):
             table[ord(c)] = None
-        elif c.isascii() or not _bert_keeps(normalizer, c):
+        elif c.isascii() or not _kept_alone(normalizer, _bert_strips(normalizer), c):
             return None
     view = text.translate(table)
     if _bert_strips(normalizer) and not unicodedata.is_normalized("NFD", view):
