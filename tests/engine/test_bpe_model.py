@@ -12,7 +12,7 @@ from shared_data import require_shared
 
 from tokcore.core.components import build
 from tokcore.core.errors import ConfigurationError, TokenizerFileError
-from tokcore.models.bpe import _ID_BITS, BPE, _plain_merge_map, parse_merges
+from tokcore.models.bpe import BPE, _plain_merge_map, parse_merges
 from tokcore.models.bpe_queue import queue_merge
 
 tokenizers = pytest.importorskip("tokenizers")
@@ -193,7 +193,7 @@ def test_fast_merge_equals_hf_queue_and_hf(model, word):
     ids, pos, _ = m._symbols(word)
     ids2, pos2 = list(ids), list(pos)
     m._merge(ids, pos)
-    queue_merge(ids2, pos2, m._merge_map, None, m._rng.random, None)
+    queue_merge(ids2, pos2, m._merge_map, m._made, None, m._rng.random, None)
     assert (ids, pos) == (ids2, pos2)
     assert m.explain(word)[-1].symbols == tuple(values(m.tokenize(word)))
     hf = tokenizers.models.BPE(vocab, merges)
@@ -297,12 +297,13 @@ def test_legacy_string_merges_and_errors():
     assert values(m.tokenize("abc")) == ["a", "bc"]
 
 
-def _merge_map_reference(vocab: dict, merges) -> dict:
-    """The merge map by hand: each merge in turn, a repeated pair keeping its last rank."""
+def _merge_map_reference(vocab: dict, merges) -> tuple[dict, list]:
+    """The merge map by hand: each merge in turn, a repeated pair keeping its last rank; and the
+    merged id by rank."""
     out = {}
     for rank, (a, b) in enumerate(merges):
-        out[(vocab[a], vocab[b])] = rank << _ID_BITS | vocab[a + b]
-    return out
+        out[(vocab[a], vocab[b])] = rank
+    return out, [vocab[a + b] for a, b in merges]
 
 
 @settings(max_examples=150, deadline=None)
@@ -314,7 +315,8 @@ def test_plain_merge_map_equals_the_merge_by_merge_reference(pairs, kind):
         vocab.setdefault(a + b, len(vocab))
     merges = [kind(p) for p in pairs]
     assert _plain_merge_map(vocab, merges) == _merge_map_reference(vocab, pairs)
-    assert BPE(vocab, merges)._merge_map == _merge_map_reference(vocab, pairs)
+    m = BPE(vocab, merges)
+    assert (m._merge_map, m._made) == _merge_map_reference(vocab, pairs)
 
 
 @pytest.mark.parametrize("merges", [

@@ -16,9 +16,6 @@ from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
 from typing import Callable, Optional
 
-_ID_BITS = 32  # merge map values are rank << 32 | new id (same layout as tokcore.models.bpe)
-_ID_MASK = (1 << _ID_BITS) - 1
-
 
 @dataclass(frozen=True)
 class BpeExplainStep:
@@ -36,14 +33,16 @@ def queue_merge(
     ids: list[int],
     pos: list[int],
     merge_map: dict[tuple[int, int], int],
+    made: list[int],
     dropout: Optional[float],
     random: Callable[[], float],
     record: Optional[list],
 ) -> None:
     """Merge ``ids`` in place (``pos`` follows them); ``record`` gets ``(rank, left, right, new id)``
-    per merge, with ``left``/``right`` the initial indices of the merged symbols.
+    per merge, with ``left``/``right`` the initial indices of the merged symbols. ``merge_map``
+    gives a pair's rank, ``made`` the merged id by rank (``tokcore.models.bpe``'s layout).
 
-    ``ids == [0, 1]`` with ``merge_map == {(0, 1): 0 << 32 | 2}`` becomes ``[2]``.
+    ``ids == [0, 1]`` with ``merge_map == {(0, 1): 0}`` and ``made == [2]`` becomes ``[2]``.
     """
     n = len(ids)
     if n < 2:
@@ -57,7 +56,7 @@ def queue_merge(
     for i in range(n - 1):
         v = get((sym[i], sym[i + 1]))
         if v is not None:
-            heap.append((v >> _ID_BITS, i, v & _ID_MASK))
+            heap.append((v, i, made[v]))
     heapify(heap)
     skipped: list = []
     while heap:
@@ -73,7 +72,7 @@ def queue_merge(
             continue
         q = nxt[p]
         v = get((sym[p], sym[q]))
-        if v is None or (v & _ID_MASK) != new_id:
+        if v is None or made[v] != new_id:
             continue  # an expired entry: the pair at p changed since it was queued
         sym[p] = new_id
         alive[q] = False
@@ -86,11 +85,11 @@ def queue_merge(
         if left != -1:
             v = get((sym[left], new_id))
             if v is not None:
-                heappush(heap, (v >> _ID_BITS, left, v & _ID_MASK))
+                heappush(heap, (v, left, made[v]))
         if r != -1:
             v = get((new_id, sym[r]))
             if v is not None:
-                heappush(heap, (v >> _ID_BITS, p, v & _ID_MASK))
+                heappush(heap, (v, p, made[v]))
     keep = [i for i in range(n) if alive[i]]
     ids[:] = [sym[i] for i in keep]
     pos[:] = [pos[i] for i in keep]
@@ -105,7 +104,7 @@ def explain_word(model, word: str) -> list[BpeExplainStep]:
     inv = model.id_to_token
     ids, pos, _ = model._symbols(word)
     record: list = []
-    queue_merge(list(ids), list(pos), model._merge_map, None, model._rng.random, record)
+    queue_merge(list(ids), list(pos), model._merge_map, model._made, None, model._rng.random, record)
     sym = list(ids)
     alive = list(range(len(ids)))  # initial indices still present, in order
     steps = [BpeExplainStep(symbols=tuple(inv(i) for i in sym))]
