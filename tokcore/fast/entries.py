@@ -36,16 +36,23 @@ def _lean(plan, model, byte_chars: bool):
             or not model._plain or model.dropout or model.ignore_merges):
         return plan
     unknown = None  # (text, ids) -> ids with an unknown character's bytes as byte-fallback tokens
+    # ``first_ids`` raises KeyError for a character (byte) that is no token, so a word of tokens
+    # needs no ``None in ids`` test (an int compared with None, per symbol); ``symbol_ids`` gives
+    # None instead, for the word that has one.
+    symbol_ids = model._vocab_get
     if byte_chars:
         # Ids straight from the word's UTF-8 bytes; a token's bytes are its length in characters.
-        first_ids, nbytes = list(map(model._vocab_get, map(_BYTE_CHARS.__getitem__, range(256)))).__getitem__, len
+        by_byte = list(map(model._vocab_get, map(_BYTE_CHARS.__getitem__, range(256))))
+        if None in by_byte:
+            by_byte = {b: i for b, i in enumerate(by_byte) if i is not None}
+        first_ids, nbytes = by_byte.__getitem__, len
     else:
         covered = _CoveredBytes("")  # filled as tokens are met: a fresh tokenizer meets few of them
         unknown = model.unknown_as_bytes() if plan.prefix is None else None
         if unknown is not None:  # no merge touches a byte token: each covers its one byte
             covered.update(dict.fromkeys(map(byte_token, range(256)), 1))
-        first_ids, nbytes = model._vocab_get, covered.__getitem__
-    plan.lean = (first_ids, model._merge, model._inverse.__getitem__, nbytes, byte_chars, unknown)
+        first_ids, nbytes = model.vocab.__getitem__, covered.__getitem__
+    plan.lean = (first_ids, model._merge, model._inverse.__getitem__, nbytes, byte_chars, symbol_ids, unknown)
     return plan
 
 
@@ -53,14 +60,15 @@ def _lean_entry(plan, word: str, first: bool) -> tuple | None:
     """``_entry``'s result for a plan with ``lean`` (``None``: a character is not a token and not
     bytes, the general path decides). The tokens' byte spans follow from their lengths in bytes; an
     inserted prefix character has no bytes, so with it every boundary but the first moves back one."""
-    first_ids, merge, inverse, nbytes, byte_chars, unknown = plan.lean
+    first_ids, merge, inverse, nbytes, byte_chars, symbol_ids, unknown = plan.lean
     prefixed = first and plan.prefix is not None
     text = (plan.prefix + word) if prefixed else word
-    ids = list(map(first_ids, text.encode("utf-8", "surrogatepass") if byte_chars else text))
-    if None in ids:
-        ids = unknown(text, ids) if unknown is not None else []
-        if not ids:
+    try:
+        ids = list(map(first_ids, text.encode("utf-8", "surrogatepass") if byte_chars else text))
+    except KeyError:  # a character that is no token: its bytes' tokens, or the general path
+        if unknown is None:
             return None
+        ids = unknown(text, list(map(symbol_ids, text)))
     n = len(ids)
     if n > 1:
         merge(ids, None)
