@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, call, is_, is_not, sub
+from operator import add, call, is_, not_, sub
 
 from ..text.onig_regex import regex_timed_out, user_regex_timeout
 
@@ -191,6 +191,9 @@ def _gpt2_cut(text: str, at: int) -> int:
     return m.start() if m else len(text)
 
 
+_NO_MERGE_AT = repeat(is_)  # the kind of a pair that no merge ends and starts (see _merge_cut_words)
+
+
 def _merge_cut_words(merges, known, drops: bool = False):
     """Words of a model that sees the whole text (no pre-tokenizer) but gives the same tokens word
     by word: the text cut at every place that no merge ``(left, right)`` can ever span, i.e. where
@@ -208,7 +211,11 @@ def _merge_cut_words(merges, known, drops: bool = False):
     a longer merge side are checked against those merges.
     ``_merge_cut_words([("a", "b")], set("abc"))("abcab")[0] == ("ab", "c", "ab")``.
     """
-    closed = object()
+    # A place's kind, read in one pass: ``closed`` (falsy: a one-character merge spans it), the
+    # pair's spanning check, or (no merge ends and starts there) ``operator.is_``, which answers
+    # False to ``(text, place)`` as a check that finds no merge does: the truthy kinds are the
+    # places to check, and each one whose check finds nothing is a cut.
+    closed = False
     kind: dict = {}
     for left, right in merges:
         if len(left) == 1 and len(right) == 1:
@@ -248,29 +255,27 @@ def _merge_cut_words(merges, known, drops: bool = False):
             return (text,), None
         if narrow not in text:
             read = text.replace(wide, narrow)
-            kinds, every_known = list(map(kind_of, zip(read, islice(read, 1, None)))), superset(read)
+            kinds, every_known = list(map(kind_of, zip(read, islice(read, 1, None)), _NO_MERGE_AT)), superset(read)
         else:
-            kinds, every_known = list(map(plain_kind_of, zip(text, islice(text, 1, None)))), plain_superset(text)
+            kinds, every_known = list(map(plain_kind_of, zip(text, islice(text, 1, None)), _NO_MERGE_AT)), plain_superset(text)
         if every_known:
             # Every character is a token: a pair no merge ends and starts cuts, a pair of a
             # longer merge side cuts unless that merge fits around the place.
-            cuts = list(compress(range(1, n), map(is_, kinds, repeat(None))))
-            maybe = list(compress(range(1, n), map(callable, kinds)))
-            if maybe:
-                fits = map(call, map(kinds.__getitem__, map(sub, maybe, repeat(1))), repeat(text), maybe)
-                cuts += compress(maybe, map(is_, fits, repeat(None)))
-                cuts.sort()
+            open_at = list(compress(range(1, n), kinds))
+            if open_at:
+                fits = map(call, map(kinds.__getitem__, map(sub, open_at, repeat(1))), repeat(text), open_at)
+                cuts = list(compress(open_at, map(not_, fits)))
+            else:
+                cuts = open_at
         elif drops:
             cuts = []
         else:
             cuts = []
-            for c in compress(range(1, n), map(is_not, kinds, repeat(closed))):
+            for c in compress(range(1, n), kinds):
                 if text[c - 1] not in known and text[c] not in known:
                     continue
-                spanning = kinds[c - 1]
-                if spanning is not None and spanning(text, c) is not None:
-                    continue
-                cuts.append(c)
+                if not kinds[c - 1](text, c):
+                    cuts.append(c)
         found = tuple(map(text.__getitem__, map(slice, [0, *cuts], [*cuts, n]))) if cuts else (text,)
         if n <= _SEEN_LINE_CHARS and n <= room[0]:
             room[0] -= n
