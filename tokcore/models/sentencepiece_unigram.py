@@ -29,56 +29,29 @@ from __future__ import annotations
 
 import math
 import re
-import struct
-from itertools import repeat
-from operator import sub
 
 from ..core.components import register
-from .unigram import (
-    _MISSING,
-    UNK_PENALTY,
-    Unigram,
-    backtrack,
-    fused_runs,
-    path_stops,
-    piece_trie,
-    segments,
-    utf8_lengths,
+from .spm_word_passes import (
+    _MAX_CACHED_CHARS,
+    _NO_COLUMNS,
+    _REBASE,
+    _U,
+    SentencePieceWordPasses,
+    f32,
+    f32_all,
 )
+from .unigram import _MISSING, UNK_PENALTY, Unigram, fused_runs, path_stops, piece_trie, segments, utf8_lengths
+
+__all__ = ["SPACE_SYMBOL", "SentencePieceUnigram", "f32", "f32_all", "path_stops", "segments"]
 
 SPACE_SYMBOL = "\u2581"
-_F32 = struct.Struct("<f")
-_REBASE = 1e5  # sentencepiece restarts the running score from a position scoring beyond +-_REBASE
-_U = 2.0**-24  # float32's unit roundoff
-_WORD_CACHE = 50_000  # distinct words kept; words of _MAX_CACHED_CHARS or more are never kept
-_MAX_CACHED_CHARS = 256
 _TEXT_CACHE = 10_000  # whole texts kept (as HF's Unigram keeps them)
-_INF, _NEG_INF = float("inf"), float("-inf")
-
-
-def f32(x: float) -> float:
-    """``x`` rounded to the nearest float32. ``f32(0.1) == 0.10000000149011612``."""
-    try:
-        return _F32.unpack(_F32.pack(x))[0]
-    except OverflowError:  # beyond float32's range: sentencepiece's float would hold an infinity
-        return float("inf") if x > 0 else float("-inf")
-
-
-def f32_all(values: list[float]) -> list[float]:
-    """``[f32(x) for x in values]``, packed in one go. ``f32_all([0.1, 1e39]) == [f32(0.1), float("inf")]``."""
-    try:
-        return list(struct.unpack(f"<{len(values)}f", struct.pack(f"<{len(values)}f", *values)))
-    except OverflowError:
-        return [f32(x) for x in values]
-
-
 # The sentence cut before each "▁" (a piece never holds "▁" past its start when split_at_space).
 _WORDS = re.compile(f"{SPACE_SYMBOL}[^{SPACE_SYMBOL}]*|[^{SPACE_SYMBOL}]+")
-_NO_COLUMNS = (None, None, None)
 
 
 @register("model")
-class SentencePieceUnigram(Unigram):
+class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
     """HF's ``Unigram`` with sentencepiece's matching, float32 arithmetic and tie rule (module docstring).
 
     Control pieces (``<s>``), byte pieces and unused pieces keep their ids but never match, so a
@@ -304,138 +277,6 @@ class SentencePieceUnigram(Unigram):
                 runs.append((tuple([x for _s, e, i in word_segs for x in (e, i)]), 0.0, 0.0, 0.0, 0.0, *_NO_COLUMNS))
                 synced = len(runs)
         return runs
-
-    def _new_entry(self, word: str) -> tuple:
-        """``_word_entry(word)``, kept in the word cache (short words, while it has room)."""
-        entry = self._word_entry(word)
-        cache = self._words
-        if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
-            cache[word] = entry
-        return entry
-
-    def _word_entry(self, word: str) -> tuple:
-        """A word's cache entry: its exact path (``path_stops``); the running scores ``(low, high)``
-        (exclusive, less the drift) between which sentencepiece's float32 path is this one; the
-        word's score; the rounding error its nodes add to the running score; its ids, token texts
-        and their UTF-8 lengths (``_columns``; three ``None`` for byte tokens), not nested.
-
-        Two conditions make the range. The decisions stand when the narrowest margin is wider than
-        the rounding: ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
-        solved for ``|running|`` once per word rather than per occurrence. No position the word
-        extends from reaches _REBASE (where sentencepiece would restart the running score)."""
-        if not self._finite:  # never holds: found again in float32 wherever it stands
-            return (), _INF, _NEG_INF, 0.0, 0.0, *_NO_COLUMNS
-        from_, ids_at, margin, score, lowest, highest = self._word_exact(word)
-        # All tuples (no list), few of them: the cyclic collector stops walking a kept entry after
-        # one look, where 20,000 kept lists made each full collection of a cold pass walk them
-        # again; and each object a cold pass keeps brings the next collection nearer.
-        stops, texts = path_stops(from_, ids_at, word, self._fused_marker)
-        k = len(word) + 1
-        limit = margin / (4.0 * k * _U) - k * self._magnitude
-        slack = k * self._step_error
-        low = max(-limit, slack - _REBASE - lowest)
-        high = min(limit, _REBASE - slack - highest)
-        ids = stops[1::2]
-        nodes = len(ids) if None not in ids else len(word) - sum([len(t) - 1 for t, i in zip(texts, ids) if i is not None])
-        return (stops, low, high, score, nodes * self._step_error, *(self._columns(word, stops, texts) or _NO_COLUMNS))
-
-    def _replay(self, base: float, runs: list[tuple], start: int) -> float:
-        """The float32 running score after the segments of ``runs[start:]``, node by node as
-        sentencepiece stores it."""
-        scores, unk = self._sp_scores, self.unk_score
-        for k in range(start, len(runs)):
-            path = runs[k][0]
-            for start_, stop, id_ in segments(path) if None in path else zip(repeat(0), path[::2], path[1::2]):
-                for _node in range(stop - start_ if id_ is None else 1):  # a run: one unknown node per character
-                    base = f32(scores.get(id_, unk) + base)
-        return base
-
-    def _word_exact(self, text: str) -> tuple[list, list, float, float, float, float]:
-        """The forward pass in double precision from 0 over a non-empty text: per end position the
-        start and id of the best path's last node (``backtrack``'s input), the narrowest margin of
-        any decision (0 for a tie), the score, and the lowest and highest best score at a position
-        extended from (0 included), for finite scores (``_word_entry`` asks for no other).
-
-        The candidates from a position are its pieces (a walk down ``_piece_trie``) and, only where
-        no one-character piece starts, the unknown node (at the trie's root), offered first, which
-        changes nothing as no other candidate from that position ends where it does."""
-        # ``best`` starts at -inf, so a first (finite) candidate wins on the score test alone and
-        # ``second`` stays -inf. The walk starts at the root's node: each node met is a candidate
-        # unless it is only a longer piece's prefix (``piece_trie``'s _MISSING id).
-        first = self._piece_trie().get
-        unknown = (None, self._unk_marker, self.unk_score)  # a character no piece starts with
-        n = len(text)
-        best = [_NEG_INF] * (n + 1)
-        best[0] = 0.0
-        second = [_NEG_INF] * (n + 1)
-        from_ = [-1] * (n + 1)
-        ids = [0] * (n + 1)
-        for start, char in enumerate(text):
-            base = best[start]
-            stop = start
-            node = first(char, unknown)  # the one-character piece, or the unknown node
-            while True:
-                level, id_, score = node
-                stop += 1
-                if id_ != _MISSING:
-                    cand = score + base
-                    here = best[stop]
-                    if cand > here:
-                        second[stop] = here
-                        best[stop], from_[stop], ids[stop] = cand, start, id_
-                    elif cand > second[stop]:
-                        second[stop] = cand
-                if not level or stop >= n:
-                    break
-                node = level.get(text[stop])  # the next longer piece's path, one character further
-                if node is None:
-                    break
-        # Position 0 has no second candidate (a margin of inf) and is extended from; n is not.
-        margin = min(map(sub, best, second))
-        score = best.pop()
-        return from_, ids, margin, score, min(best), max(best)
-
-    def _word_f32(self, text: str, base: float) -> tuple[list, float]:
-        """Segments as sentencepiece finds them from running score ``base``, and the score at the
-        end (after any restart of the running score, module docstring).
-
-        Candidates as in ``_word_exact``; every sum is a float32 sum compared in float32."""
-        get = self._prefix_map().get
-        scores = self._sp_scores
-        unk_score, unk = self.unk_score, self._unk_marker
-        n = len(text)
-        best = [0.0] * (n + 1)
-        best[0] = base
-        from_ = [-1] * (n + 1)
-        ids = [0] * (n + 1)
-        for start in range(n):
-            here = best[start]
-            if here < -_REBASE or here > _REBASE:
-                # Positions past ``start`` reached so far lie within the longest piece of it.
-                for k in range(start, min(n, start + self._longest) + 1):
-                    if k == start or from_[k] >= 0:
-                        best[k] = f32(best[k] - here)
-                here = 0.0
-            stop = start + 1
-            id_ = get(text[start])
-            if id_ is None or id_ < 0:  # no one-character piece: the unknown node (never user-defined)
-                cand = f32(unk_score + here)
-                if from_[stop] < 0 or cand > best[stop]:
-                    best[stop], from_[stop], ids[stop] = cand, start, unk
-                if id_ is None:
-                    continue
-            while True:
-                if id_ >= 0:
-                    cand = f32(scores[id_] + here)
-                    if from_[stop] < 0 or cand > best[stop]:
-                        best[stop], from_[stop], ids[stop] = cand, start, id_
-                stop += 1
-                if stop > n:
-                    break
-                id_ = get(text[start:stop])
-                if id_ is None:
-                    break
-        return backtrack(from_, ids, n), best[n]
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self) -> dict:
