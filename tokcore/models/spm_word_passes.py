@@ -14,7 +14,7 @@ import struct
 from itertools import repeat
 from operator import sub
 
-from .unigram import _MISSING, backtrack, path_stops, segments
+from .unigram import _MISSING, backtrack, path_stops, segments, utf8_lengths
 
 _F32 = struct.Struct("<f")
 _REBASE = 1e5  # sentencepiece restarts the running score from a position scoring beyond +-_REBASE
@@ -68,18 +68,52 @@ class SentencePieceWordPasses:
         if not self._finite:  # never holds: found again in float32 wherever it stands
             return (), _INF, _NEG_INF, 0.0, 0.0, *_NO_COLUMNS
         from_, ids_at, margin, score, lowest, highest = self._word_exact(word)
-        # All tuples (no list), few of them: the cyclic collector stops walking a kept entry after
-        # one look, where 20,000 kept lists made each full collection of a cold pass walk them
-        # again; and each object a cold pass keeps brings the next collection nearer.
-        stops, texts = path_stops(from_, ids_at, word, self._fused_marker)
         k = len(word) + 1
         limit = margin / (4.0 * k * _U) - k * self._magnitude
         slack = k * self._step_error
         low = max(-limit, slack - _REBASE - lowest)
         high = min(limit, _REBASE - slack - highest)
-        ids = stops[1::2]
-        nodes = len(ids) if None not in ids else len(word) - sum([len(t) - 1 for t, i in zip(texts, ids) if i is not None])
-        return (stops, low, high, score, nodes * self._step_error, *(self._columns(word, stops, texts) or _NO_COLUMNS))
+        # All tuples (no list), few of them: the cyclic collector stops walking a kept entry after
+        # one look, where 20,000 kept lists made each full collection of a cold pass walk them
+        # again; and each object a cold pass keeps brings the next collection nearer.
+        marker = self._fused_marker
+        if marker is None or not self._unique or self.byte_fallback or self.unk_id is None:
+            stops, texts = path_stops(from_, ids_at, word, marker)
+            ids = stops[1::2]
+            nodes = len(ids) if None not in ids else len(word) - sum([len(t) - 1 for t, i in zip(texts, ids) if i is not None])
+            return (stops, low, high, score, nodes * self._step_error, *(self._columns(word, stops, texts) or _NO_COLUMNS))
+        # Every piece has one id and unknown runs are fused: path_stops and _columns in one walk
+        # back, each run of unknown nodes one segment (id None) and one token (its text's id if a
+        # piece spells it, else the unknown id), counted as one node per character.
+        by_text, unk = self._ids.get, self.unk_id
+        path: list = []
+        ids: list = []
+        tokens: list = []
+        nodes = 0
+        stop = len(word)
+        while stop:
+            start = from_[stop]
+            id_ = ids_at[stop]
+            if id_ == marker:
+                while start and ids_at[start] == marker:
+                    start = from_[start]
+                piece = word[start:stop]
+                nodes += stop - start - 1
+                path.append(None)
+                ids.append(by_text(piece, unk))
+            else:
+                piece = word[start:stop]
+                path.append(id_)
+                ids.append(id_)
+            path.append(stop)
+            tokens.append(piece)
+            stop = start
+        path.reverse()
+        ids.reverse()
+        tokens.reverse()
+        nodes += len(tokens)
+        return (tuple(path), low, high, score, nodes * self._step_error, tuple(ids), tuple(tokens),
+                utf8_lengths(word, tokens))
 
     def _replay(self, base: float, runs: list[tuple], start: int) -> float:
         """The float32 running score after the segments of ``runs[start:]``, node by node as
