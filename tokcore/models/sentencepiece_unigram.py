@@ -39,6 +39,7 @@ from .spm_word_passes import (
     SentencePieceWordPasses,
     f32,
     f32_all,
+    prefix_nodes_lose,
 )
 from .unigram import _MISSING, UNK_PENALTY, Unigram, fused_runs, path_stops, piece_trie, segments, utf8_lengths
 
@@ -106,6 +107,9 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
         # Non-finite scores make the exact pass's ties unreliable: every word then runs in float32.
         self._finite = all(map(math.isfinite, [*self._sp_scores.values(), self.unk_score]))
         self._words: dict[str, tuple] = {}
+        self._ends: dict[str, list] | None = None  # _end_trie, on first use
+        # path_stops fuses unknown nodes into runs when no piece it matches has their id.
+        self._fused_marker = None if self._unk_marker in self._sp_scores else self._unk_marker
         self._space_piece: bool | None = None  # whether "▁" is a piece it matches (on first use)
 
     def _prefix_map(self) -> dict[str, int]:
@@ -120,17 +124,16 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
             self._prefixes = pref
         return self._prefixes
 
-    def _piece_trie(self) -> dict[str, list]:
-        """The pieces sentencepiece matches as a character trie (``unigram.piece_trie``), with their
-        float32 scores (a user-defined piece's from its length) and the unknown node at the root.
-        The forward passes step through it one character at a time."""
-        if self._trie is None:
+    def _end_trie(self) -> dict[str, list]:
+        """The pieces sentencepiece matches as a character trie of their reversed texts (``unigram.piece_trie``
+        over each piece read from its last character), with their float32 scores (a user-defined
+        piece's from its length), -inf for a node that is no piece (``prefix_nodes_lose``) and the
+        unknown node at the root. The exact pass walks it back from each end position."""
+        if self._ends is None:
             scores, vocab = self._sp_scores, self.vocab
-            self._trie = piece_trie([(vocab[i][0], i, scores[i]) for i in self.matchable], self._unk_marker,
-                                    self.unk_score, _MISSING)
-            # path_stops fuses unknown nodes into runs when no piece it matches has their id.
-            self._fused_marker = None if self._unk_marker in scores else self._unk_marker
-        return self._trie
+            self._ends = prefix_nodes_lose(piece_trie([(vocab[i][0][::-1], i, scores[i]) for i in self.matchable],
+                                                      self._unk_marker, self.unk_score, _MISSING))
+        return self._ends
 
     # ------------------------------------------------------------------ sentencepiece's Viterbi
     def tokenize(self, text: str):
