@@ -13,7 +13,7 @@ from __future__ import annotations
 import struct
 from itertools import repeat
 
-from .unigram import _MISSING, backtrack, path_stops, segments, utf8_lengths
+from .unigram import _MISSING, backtrack, path_stops, segments
 
 _F32 = struct.Struct("<f")
 _REBASE = 1e5  # sentencepiece restarts the running score from a position scoring beyond +-_REBASE
@@ -99,10 +99,11 @@ class SentencePieceWordPasses:
         # Every piece has one id and unknown runs are fused: path_stops and _columns in one walk
         # back, each run of unknown nodes one segment (id None) and one token (its text's id if a
         # piece spells it, else the unknown id), counted as one node per character.
-        by_text, unk = self._ids.get, self.unk_id
+        by_text, unk, sizes = self._ids.get, self.unk_id, self._piece_sizes
         path: list = []
         ids: list = []
         tokens: list = []
+        lens: list = []  # UTF-8 lengths: a matched piece's from the table, a run's encoded
         nodes = 0
         stop = len(word)
         while stop:
@@ -115,19 +116,21 @@ class SentencePieceWordPasses:
                 nodes += stop - start - 1
                 path.append(None)
                 ids.append(by_text(piece, unk))
+                lens.append(len(piece.encode("utf-8", "surrogatepass")))
             else:
                 piece = word[start:stop]
                 path.append(id_)
                 ids.append(id_)
+                lens.append(sizes[id_])
             path.append(stop)
             tokens.append(piece)
             stop = start
         path.reverse()
         ids.reverse()
         tokens.reverse()
+        lens.reverse()
         nodes += len(tokens)
-        return (tuple(path), low, high, score, nodes * self._step_error, tuple(ids), tuple(tokens),
-                utf8_lengths(word, tokens))
+        return tuple(path), low, high, score, nodes * self._step_error, tuple(ids), tuple(tokens), tuple(lens)
 
     def _replay(self, base: float, runs: list[tuple], start: int) -> float:
         """The float32 running score after the segments of ``runs[start:]``, node by node as
