@@ -109,6 +109,7 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
         self._words: dict[str, tuple] = {}
         self._ends: dict[str, list] | None = None  # _end_trie, on first use
         self._piece_sizes: list[int] = []  # per id, with _end_trie
+        self._no_piece_char = ""  # with _end_trie
         # path_stops fuses unknown nodes into runs when no piece it matches has their id.
         self._fused_marker = None if self._unk_marker in self._sp_scores else self._unk_marker
         self._space_piece: bool | None = None  # whether "▁" is a piece it matches (on first use)
@@ -134,6 +135,9 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
             scores, vocab = self._sp_scores, self.vocab
             self._ends = prefix_nodes_lose(piece_trie([(vocab[i][0][::-1], i, scores[i]) for i in self.matchable],
                                                       self._unk_marker, self.unk_score, _MISSING))
+            # A character in no piece: the exact pass's walk back stops on it before a word's start.
+            letters = set().union(*[vocab[i][0] for i in self.matchable])
+            self._no_piece_char = next(c for c in map(chr, range(len(letters) + 1)) if c not in letters)
             # A matched piece's UTF-8 length per id (the exact entry's lengths of its tokens).
             sizes = self._piece_sizes = [0] * len(vocab)
             for i in self.matchable:
