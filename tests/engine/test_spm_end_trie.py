@@ -3,6 +3,8 @@ through ``_end_trie``, the pieces' reversed texts) where sentencepiece pushes th
 
 Both must pick the same node per end position: the highest score, and of equal scores the one
 sentencepiece offers first, the earliest start. Listed here by brute force over every substring.
+A word entry keeps that path only where a fused unknown run makes it differ from its columns;
+``entry_path`` makes the others' from their tokens and ids.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokcore.models.sentencepiece_unigram import SentencePieceUnigram
+from tokcore.models.sentencepiece_unigram import SentencePieceUnigram, path_stops
+from tokcore.models.spm_word_passes import entry_path
 
 SEP = "\u2581"
 # Exact ties: "ab" = "a" + "b", "abc" = "ab" + "c" = "a" + "bc"; "<s>" is never matched, "zz" is a
@@ -53,3 +56,14 @@ def test_the_end_walk_picks_sentencepieces_node_at_every_position(text):
 def test_a_tie_goes_to_the_earliest_start():
     from_, ids, margin, *_rest = _model()._word_exact("abc")
     assert (from_[3], ids[3], margin) == (0, 8, 0.0)  # "abc" from 0 over "ab" + "c" and "a" + "bc"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_TEXT)
+def test_an_entry_keeps_or_makes_the_walks_path(text):
+    # Without a fused unknown run the entry keeps no path: entry_path makes it from the columns.
+    model = _model()
+    entry = model._word_entry(text)
+    from_, ids, *_rest = model._word_exact(text)
+    assert entry_path(entry) == path_stops(from_, ids, text, model._fused_marker)[0], text
+    assert (entry[0] is None) == (None not in entry_path(entry)[1::2]), text

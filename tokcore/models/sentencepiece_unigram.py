@@ -37,6 +37,7 @@ from .spm_word_passes import (
     _REBASE,
     _U,
     SentencePieceWordPasses,
+    entry_path,
     f32,
     f32_all,
     prefix_nodes_lose,
@@ -161,7 +162,7 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
         words = _WORDS.findall(text)
         a = 0
         for word, run in zip(words, self._word_runs(words)):
-            toks = emit(word, segments(run[0]))
+            toks = emit(word, segments(entry_path(run)))
             out.extend(shifted(toks, a) if a else toks)
             a += len(word)
         if len(text) < _MAX_CACHED_CHARS and len(self._cache) < _TEXT_CACHE:
@@ -198,7 +199,7 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
         ids, tokens, lens = [], [], []
         for word, run in zip(words, self._word_runs(words)):
             # Words found again in float32 have no columns yet; with byte tokens, none at all.
-            cols = run[5:] if run[5] is not None else self._columns(word, run[0])
+            cols = run[5:] if run[5] is not None else self._columns(word, entry_path(run))
             if cols is None:
                 return None
             ids += cols[0]
@@ -260,7 +261,7 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
         a = 0
         marker = self._unk_marker
         for word, run in zip(words, self._word_runs(words)):
-            for s, e, i in segments(run[0]):  # a run of unknown nodes (id None) node by node
+            for s, e, i in segments(entry_path(run)):  # a run of unknown nodes (id None) node by node
                 segs.extend([(k, k + 1, marker) for k in range(s + a, e + a)] if i is None else [(s + a, e + a, i)])
             a += len(word)
         return segs

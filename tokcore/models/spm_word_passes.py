@@ -11,7 +11,7 @@ hold), ``_replay`` the float32 running score after cached words. The rules they 
 from __future__ import annotations
 
 import struct
-from itertools import repeat
+from itertools import accumulate, chain, repeat
 
 from .unigram import _MISSING, backtrack, path_stops, segments
 
@@ -42,6 +42,16 @@ def f32_all(values: list[float]) -> list[float]:
 _NO_COLUMNS = (None, None, None)
 
 
+def entry_path(entry: tuple) -> tuple:
+    """A word entry's path (``path_stops``'s tuple): kept where a run of unknown nodes made it differ
+    from the entry's columns, else (``None``) made from its tokens' stops and ids.
+    ``entry_path((None, 0.0, 0.0, 0.0, 0.0, (7, 8), ("a", "bc"), (1, 2))) == (1, 7, 3, 8)``."""
+    path = entry[0]
+    if path is None:
+        path = tuple(chain.from_iterable(zip(accumulate(map(len, entry[6])), entry[5])))
+    return path
+
+
 def prefix_nodes_lose(trie: dict[str, list]) -> dict[str, list]:
     """``trie`` (``unigram.piece_trie``'s) with the score of each node that is no piece, only part of a
     longer one (id ``_MISSING``), set to -inf, so that the exact pass needs no test to pass it over:
@@ -70,7 +80,8 @@ class SentencePieceWordPasses:
         return entry
 
     def _word_entry(self, word: str) -> tuple:
-        """A word's cache entry: its exact path (``path_stops``); the running scores ``(low, high)``
+        """A word's cache entry: its exact path (``path_stops``; ``None`` where the columns make it, see
+        ``entry_path``); the running scores ``(low, high)``
         (exclusive, less the drift) between which sentencepiece's float32 path is this one; the
         word's score; the rounding error its nodes add to the running score; its ids, token texts
         and their UTF-8 lengths (``_columns``; three ``None`` for byte tokens), not nested.
@@ -100,11 +111,11 @@ class SentencePieceWordPasses:
         # back, each run of unknown nodes one segment (id None) and one token (its text's id if a
         # piece spells it, else the unknown id), counted as one node per character.
         by_text, unk, sizes = self._ids.get, self.unk_id, self._piece_sizes
-        path: list = []
         ids: list = []
         tokens: list = []
         lens: list = []  # UTF-8 lengths: a matched piece's from the table, a run's encoded
         nodes = 0
+        fused = False
         stop = len(word)
         while stop:
             start = from_[stop]
@@ -114,30 +125,29 @@ class SentencePieceWordPasses:
                     start = from_[start]
                 piece = word[start:stop]
                 nodes += stop - start - 1
-                path.append(None)
+                fused = True
                 ids.append(by_text(piece, unk))
                 lens.append(len(piece.encode("utf-8", "surrogatepass")))
             else:
                 piece = word[start:stop]
-                path.append(id_)
                 ids.append(id_)
                 lens.append(sizes[id_])
-            path.append(stop)
             tokens.append(piece)
             stop = start
-        path.reverse()
         ids.reverse()
         tokens.reverse()
         lens.reverse()
+        # The path is kept only where a fused run makes it differ from the columns (entry_path).
+        path = path_stops(from_, ids_at, word, marker)[0] if fused else None
         nodes += len(tokens)
-        return tuple(path), low, high, score, nodes * self._step_error, tuple(ids), tuple(tokens), tuple(lens)
+        return path, low, high, score, nodes * self._step_error, tuple(ids), tuple(tokens), tuple(lens)
 
     def _replay(self, base: float, runs: list[tuple], start: int) -> float:
         """The float32 running score after the segments of ``runs[start:]``, node by node as
         sentencepiece stores it."""
         scores, unk = self._sp_scores, self.unk_score
         for k in range(start, len(runs)):
-            path = runs[k][0]
+            path = entry_path(runs[k])
             for start_, stop, id_ in segments(path) if None in path else zip(repeat(0), path[::2], path[1::2]):
                 for _node in range(stop - start_ if id_ is None else 1):  # a run: one unknown node per character
                     base = f32(scores.get(id_, unk) + base)
