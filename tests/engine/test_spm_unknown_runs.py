@@ -49,7 +49,7 @@ def test_a_fused_run_is_the_run_of_unknown_nodes(word):
 @given(word=_TEXT)
 def test_an_entry_counts_and_replays_one_node_per_unknown_character(word):
     model = _model()
-    model._piece_trie()
+    model._end_trie()
     entry = model._word_entry(word)
     per_node = _per_node_path(model, word)
     nodes = len(per_node) // 2
@@ -71,7 +71,7 @@ def test_columns_of_fused_runs():
 def test_a_model_that_matches_its_unknown_piece_keeps_nodes_apart():
     # "<unk>" matched as a piece: a run through it is not one unknown node per character.
     model = _model(matchable=None)
-    model._piece_trie()
+    model._end_trie()
     assert model._fused_marker is None
     entry = model._word_entry(SEP + "q<unk>")
     assert None not in entry[0][1::2]

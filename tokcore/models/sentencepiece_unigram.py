@@ -29,56 +29,31 @@ from __future__ import annotations
 
 import math
 import re
-import struct
-from itertools import repeat
-from operator import sub
 
 from ..core.components import register
-from .unigram import (
-    _MISSING,
-    UNK_PENALTY,
-    Unigram,
-    backtrack,
-    fused_runs,
-    path_stops,
-    piece_trie,
-    segments,
-    utf8_lengths,
+from .spm_word_passes import (
+    _MAX_CACHED_CHARS,
+    _NO_COLUMNS,
+    _REBASE,
+    _U,
+    SentencePieceWordPasses,
+    entry_path,
+    f32,
+    f32_all,
+    prefix_nodes_lose,
 )
+from .unigram import _MISSING, UNK_PENALTY, Unigram, fused_runs, path_stops, piece_trie, segments, utf8_lengths
+
+__all__ = ["SPACE_SYMBOL", "SentencePieceUnigram", "f32", "f32_all", "path_stops", "segments"]
 
 SPACE_SYMBOL = "\u2581"
-_F32 = struct.Struct("<f")
-_REBASE = 1e5  # sentencepiece restarts the running score from a position scoring beyond +-_REBASE
-_U = 2.0**-24  # float32's unit roundoff
-_WORD_CACHE = 50_000  # distinct words kept; words of _MAX_CACHED_CHARS or more are never kept
-_MAX_CACHED_CHARS = 256
 _TEXT_CACHE = 10_000  # whole texts kept (as HF's Unigram keeps them)
-_INF, _NEG_INF = float("inf"), float("-inf")
-
-
-def f32(x: float) -> float:
-    """``x`` rounded to the nearest float32. ``f32(0.1) == 0.10000000149011612``."""
-    try:
-        return _F32.unpack(_F32.pack(x))[0]
-    except OverflowError:  # beyond float32's range: sentencepiece's float would hold an infinity
-        return float("inf") if x > 0 else float("-inf")
-
-
-def f32_all(values: list[float]) -> list[float]:
-    """``[f32(x) for x in values]``, packed in one go. ``f32_all([0.1, 1e39]) == [f32(0.1), float("inf")]``."""
-    try:
-        return list(struct.unpack(f"<{len(values)}f", struct.pack(f"<{len(values)}f", *values)))
-    except OverflowError:
-        return [f32(x) for x in values]
-
-
 # The sentence cut before each "▁" (a piece never holds "▁" past its start when split_at_space).
 _WORDS = re.compile(f"{SPACE_SYMBOL}[^{SPACE_SYMBOL}]*|[^{SPACE_SYMBOL}]+")
-_NO_COLUMNS = (None, None, None)
 
 
 @register("model")
-class SentencePieceUnigram(Unigram):
+class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
     """HF's ``Unigram`` with sentencepiece's matching, float32 arithmetic and tie rule (module docstring).
 
     Control pieces (``<s>``), byte pieces and unused pieces keep their ids but never match, so a
@@ -133,6 +108,11 @@ class SentencePieceUnigram(Unigram):
         # Non-finite scores make the exact pass's ties unreliable: every word then runs in float32.
         self._finite = all(map(math.isfinite, [*self._sp_scores.values(), self.unk_score]))
         self._words: dict[str, tuple] = {}
+        self._ends: dict[str, list] | None = None  # _end_trie, on first use
+        self._piece_sizes: list[int] = []  # per id, with _end_trie
+        self._no_piece_char = ""  # with _end_trie
+        # path_stops fuses unknown nodes into runs when no piece it matches has their id.
+        self._fused_marker = None if self._unk_marker in self._sp_scores else self._unk_marker
         self._space_piece: bool | None = None  # whether "▁" is a piece it matches (on first use)
 
     def _prefix_map(self) -> dict[str, int]:
@@ -147,17 +127,23 @@ class SentencePieceUnigram(Unigram):
             self._prefixes = pref
         return self._prefixes
 
-    def _piece_trie(self) -> dict[str, list]:
-        """The pieces sentencepiece matches as a character trie (``unigram.piece_trie``), with their
-        float32 scores (a user-defined piece's from its length) and the unknown node at the root.
-        The forward passes step through it one character at a time."""
-        if self._trie is None:
+    def _end_trie(self) -> dict[str, list]:
+        """The pieces sentencepiece matches as a character trie of their reversed texts (``unigram.piece_trie``
+        over each piece read from its last character), with their float32 scores (a user-defined
+        piece's from its length), -inf for a node that is no piece (``prefix_nodes_lose``) and the
+        unknown node at the root. The exact pass walks it back from each end position."""
+        if self._ends is None:
             scores, vocab = self._sp_scores, self.vocab
-            self._trie = piece_trie([(vocab[i][0], i, scores[i]) for i in self.matchable], self._unk_marker,
-                                    self.unk_score, _MISSING)
-            # path_stops fuses unknown nodes into runs when no piece it matches has their id.
-            self._fused_marker = None if self._unk_marker in scores else self._unk_marker
-        return self._trie
+            self._ends = prefix_nodes_lose(piece_trie([(vocab[i][0][::-1], i, scores[i]) for i in self.matchable],
+                                                      self._unk_marker, self.unk_score, _MISSING))
+            # A character in no piece: the exact pass's walk back stops on it before a word's start.
+            letters = set().union(*[vocab[i][0] for i in self.matchable])
+            self._no_piece_char = next(c for c in map(chr, range(len(letters) + 1)) if c not in letters)
+            # A matched piece's UTF-8 length per id (the exact entry's lengths of its tokens).
+            sizes = self._piece_sizes = [0] * len(vocab)
+            for i in self.matchable:
+                sizes[i] = len(vocab[i][0].encode("utf-8", "surrogatepass"))
+        return self._ends
 
     # ------------------------------------------------------------------ sentencepiece's Viterbi
     def tokenize(self, text: str):
@@ -176,7 +162,7 @@ class SentencePieceUnigram(Unigram):
         words = _WORDS.findall(text)
         a = 0
         for word, run in zip(words, self._word_runs(words)):
-            toks = emit(word, segments(run[0]))
+            toks = emit(word, segments(entry_path(run)))
             out.extend(shifted(toks, a) if a else toks)
             a += len(word)
         if len(text) < _MAX_CACHED_CHARS and len(self._cache) < _TEXT_CACHE:
@@ -213,7 +199,7 @@ class SentencePieceUnigram(Unigram):
         ids, tokens, lens = [], [], []
         for word, run in zip(words, self._word_runs(words)):
             # Words found again in float32 have no columns yet; with byte tokens, none at all.
-            cols = run[5:] if run[5] is not None else self._columns(word, run[0])
+            cols = run[5:] if run[5] is not None else self._columns(word, entry_path(run))
             if cols is None:
                 return None
             ids += cols[0]
@@ -275,7 +261,7 @@ class SentencePieceUnigram(Unigram):
         a = 0
         marker = self._unk_marker
         for word, run in zip(words, self._word_runs(words)):
-            for s, e, i in segments(run[0]):  # a run of unknown nodes (id None) node by node
+            for s, e, i in segments(entry_path(run)):  # a run of unknown nodes (id None) node by node
                 segs.extend([(k, k + 1, marker) for k in range(s + a, e + a)] if i is None else [(s + a, e + a, i)])
             a += len(word)
         return segs
@@ -304,138 +290,6 @@ class SentencePieceUnigram(Unigram):
                 runs.append((tuple([x for _s, e, i in word_segs for x in (e, i)]), 0.0, 0.0, 0.0, 0.0, *_NO_COLUMNS))
                 synced = len(runs)
         return runs
-
-    def _new_entry(self, word: str) -> tuple:
-        """``_word_entry(word)``, kept in the word cache (short words, while it has room)."""
-        entry = self._word_entry(word)
-        cache = self._words
-        if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
-            cache[word] = entry
-        return entry
-
-    def _word_entry(self, word: str) -> tuple:
-        """A word's cache entry: its exact path (``path_stops``); the running scores ``(low, high)``
-        (exclusive, less the drift) between which sentencepiece's float32 path is this one; the
-        word's score; the rounding error its nodes add to the running score; its ids, token texts
-        and their UTF-8 lengths (``_columns``; three ``None`` for byte tokens), not nested.
-
-        Two conditions make the range. The decisions stand when the narrowest margin is wider than
-        the rounding: ``margin > 4 (L + 1) u (|running| + (L + 1) magnitude)`` for ``L = len(word)``,
-        solved for ``|running|`` once per word rather than per occurrence. No position the word
-        extends from reaches _REBASE (where sentencepiece would restart the running score)."""
-        if not self._finite:  # never holds: found again in float32 wherever it stands
-            return (), _INF, _NEG_INF, 0.0, 0.0, *_NO_COLUMNS
-        from_, ids_at, margin, score, lowest, highest = self._word_exact(word)
-        # All tuples (no list), few of them: the cyclic collector stops walking a kept entry after
-        # one look, where 20,000 kept lists made each full collection of a cold pass walk them
-        # again; and each object a cold pass keeps brings the next collection nearer.
-        stops, texts = path_stops(from_, ids_at, word, self._fused_marker)
-        k = len(word) + 1
-        limit = margin / (4.0 * k * _U) - k * self._magnitude
-        slack = k * self._step_error
-        low = max(-limit, slack - _REBASE - lowest)
-        high = min(limit, _REBASE - slack - highest)
-        ids = stops[1::2]
-        nodes = len(ids) if None not in ids else len(word) - sum([len(t) - 1 for t, i in zip(texts, ids) if i is not None])
-        return (stops, low, high, score, nodes * self._step_error, *(self._columns(word, stops, texts) or _NO_COLUMNS))
-
-    def _replay(self, base: float, runs: list[tuple], start: int) -> float:
-        """The float32 running score after the segments of ``runs[start:]``, node by node as
-        sentencepiece stores it."""
-        scores, unk = self._sp_scores, self.unk_score
-        for k in range(start, len(runs)):
-            path = runs[k][0]
-            for start_, stop, id_ in segments(path) if None in path else zip(repeat(0), path[::2], path[1::2]):
-                for _node in range(stop - start_ if id_ is None else 1):  # a run: one unknown node per character
-                    base = f32(scores.get(id_, unk) + base)
-        return base
-
-    def _word_exact(self, text: str) -> tuple[list, list, float, float, float, float]:
-        """The forward pass in double precision from 0 over a non-empty text: per end position the
-        start and id of the best path's last node (``backtrack``'s input), the narrowest margin of
-        any decision (0 for a tie), the score, and the lowest and highest best score at a position
-        extended from (0 included), for finite scores (``_word_entry`` asks for no other).
-
-        The candidates from a position are its pieces (a walk down ``_piece_trie``) and, only where
-        no one-character piece starts, the unknown node (at the trie's root), offered first, which
-        changes nothing as no other candidate from that position ends where it does."""
-        # ``best`` starts at -inf, so a first (finite) candidate wins on the score test alone and
-        # ``second`` stays -inf. The walk starts at the root's node: each node met is a candidate
-        # unless it is only a longer piece's prefix (``piece_trie``'s _MISSING id).
-        first = self._piece_trie().get
-        unknown = (None, self._unk_marker, self.unk_score)  # a character no piece starts with
-        n = len(text)
-        best = [_NEG_INF] * (n + 1)
-        best[0] = 0.0
-        second = [_NEG_INF] * (n + 1)
-        from_ = [-1] * (n + 1)
-        ids = [0] * (n + 1)
-        for start, char in enumerate(text):
-            base = best[start]
-            stop = start
-            node = first(char, unknown)  # the one-character piece, or the unknown node
-            while True:
-                level, id_, score = node
-                stop += 1
-                if id_ != _MISSING:
-                    cand = score + base
-                    here = best[stop]
-                    if cand > here:
-                        second[stop] = here
-                        best[stop], from_[stop], ids[stop] = cand, start, id_
-                    elif cand > second[stop]:
-                        second[stop] = cand
-                if not level or stop >= n:
-                    break
-                node = level.get(text[stop])  # the next longer piece's path, one character further
-                if node is None:
-                    break
-        # Position 0 has no second candidate (a margin of inf) and is extended from; n is not.
-        margin = min(map(sub, best, second))
-        score = best.pop()
-        return from_, ids, margin, score, min(best), max(best)
-
-    def _word_f32(self, text: str, base: float) -> tuple[list, float]:
-        """Segments as sentencepiece finds them from running score ``base``, and the score at the
-        end (after any restart of the running score, module docstring).
-
-        Candidates as in ``_word_exact``; every sum is a float32 sum compared in float32."""
-        get = self._prefix_map().get
-        scores = self._sp_scores
-        unk_score, unk = self.unk_score, self._unk_marker
-        n = len(text)
-        best = [0.0] * (n + 1)
-        best[0] = base
-        from_ = [-1] * (n + 1)
-        ids = [0] * (n + 1)
-        for start in range(n):
-            here = best[start]
-            if here < -_REBASE or here > _REBASE:
-                # Positions past ``start`` reached so far lie within the longest piece of it.
-                for k in range(start, min(n, start + self._longest) + 1):
-                    if k == start or from_[k] >= 0:
-                        best[k] = f32(best[k] - here)
-                here = 0.0
-            stop = start + 1
-            id_ = get(text[start])
-            if id_ is None or id_ < 0:  # no one-character piece: the unknown node (never user-defined)
-                cand = f32(unk_score + here)
-                if from_[stop] < 0 or cand > best[stop]:
-                    best[stop], from_[stop], ids[stop] = cand, start, unk
-                if id_ is None:
-                    continue
-            while True:
-                if id_ >= 0:
-                    cand = f32(scores[id_] + here)
-                    if from_[stop] < 0 or cand > best[stop]:
-                        best[stop], from_[stop], ids[stop] = cand, start, id_
-                stop += 1
-                if stop > n:
-                    break
-                id_ = get(text[start:stop])
-                if id_ is None:
-                    break
-        return backtrack(from_, ids, n), best[n]
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self) -> dict:
