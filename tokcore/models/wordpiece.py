@@ -198,15 +198,19 @@ class WordPiece(VocabModel):
         # A short word (most) tries every length; a long one no more than the longest entry's.
         reach = n if n <= _SHORT else self._longest()
         end = top = n - 1 if reach >= n else reach  # the whole word was just tried
-        while end:
-            id_ = get(word[:end])
-            if id_ is not None:
-                break
-            end -= 1
-        else:
-            self._missed(budget, top)
+        if not end:
+            self._missed(budget, 0)
             return self._unknown(word)
-        ids, tokens, sizes = [id_], [word[:end]], [end]
+        # Longest first, each candidate the last one less its last character (one slice); a
+        # membership test costs less than get's call, and the match is read once.
+        token = word[:end]
+        while token not in vocab:
+            end -= 1
+            if not end:
+                self._missed(budget, top)
+                return self._unknown(word)
+            token = token[:-1]
+        ids, tokens, sizes = [vocab[token]], [token], [end]
         missed = top - end
         start = end
         while start < n:
@@ -214,20 +218,16 @@ class WordPiece(VocabModel):
             if end > n:
                 end = n
             top = end
-            # Longest first, each candidate the last one less its last character (one slice).
-            token = prefix + word[start:end] if end > start else None
-            while end > start:
-                id_ = get(token)
-                if id_ is not None:
-                    ids.append(id_)
-                    tokens.append(token)
-                    sizes.append(end - start)
-                    break
+            token = prefix + word[start:end]
+            while token not in vocab:
                 end -= 1
+                if end == start:
+                    self._missed(budget, missed + top - start)
+                    return self._unknown(word)
                 token = token[:-1]
-            else:
-                self._missed(budget, missed + top - start)
-                return self._unknown(word)
+            ids.append(vocab[token])
+            tokens.append(token)
+            sizes.append(end - start)
             missed += top - end
             start = end
         if missed:
