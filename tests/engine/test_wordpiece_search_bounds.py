@@ -3,7 +3,7 @@
 Until its length index is built, ``WordPiece.columns`` tries every length at each position of a
 word up to ``_SHORT`` characters, and on a longer word no length past its longest entry's (found
 on the first such word). Once the splits have missed enough lookups (``WordPiece._settings``) it
-builds the index: per character, the longest entry and continuation starting with it. Words here
+builds the entry trie and finds each position's longest entry in one walk down it. Words here
 are split in both states; the long ones repeat their vocabulary's entries, some longer than
 ``_SHORT``, so that long matches are common.
 
@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_word_model_shortcuts import as_bytes, pieces_st, textbook_wordpiece, words_st
 
-from tokcore.models.wordpiece import _SHORT, WordPiece
+from tokcore.models.wordpiece import _SHORT, WordPiece, entry_trie
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -56,7 +56,7 @@ def test_the_longest_entry_bounds_the_search_and_follows_the_vocabulary():
 
 
 def _states(vocab: dict, **options) -> tuple[WordPiece, WordPiece]:
-    """The model that never builds its length index, and the one that has it from the start."""
+    """The model that never builds its entry trie, and the one that has it from the start."""
     bare, indexed = WordPiece(vocab, **options), WordPiece(vocab, **options)
     bare._settings()
     bare._lookup[5][0] = float("inf")  # never spent
@@ -71,7 +71,7 @@ def _indexed(model: WordPiece) -> bool:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), pieces_st), min_size=1, max_size=30), st.lists(words_st, min_size=1, max_size=8),
        st.sampled_from(["##", "", "#"]))
-def test_splits_with_and_without_the_length_index_equal_the_textbook(entries, words, prefix):
+def test_splits_with_and_without_the_entry_trie_equal_the_textbook(entries, words, prefix):
     vocab = {}
     for cont, text in entries:
         vocab.setdefault((prefix if cont else "") + text, len(vocab))
@@ -83,13 +83,31 @@ def test_splits_with_and_without_the_length_index_equal_the_textbook(entries, wo
         assert _indexed(model) is (model is not bare)
 
 
-def test_the_index_is_built_once_lookups_have_missed_four_per_entry():
-    m = WordPiece({"a": 0, "##a": 1, "[UNK]": 2})
+def test_the_trie_is_built_once_lookups_have_missed_four_per_entry():
+    vocab = {"a": 0, "##a": 1, "[UNK]": 2}
+    m = WordPiece(vocab)
     m.tokenize("aaaaa")  # "aaaa" to "aa", then "##aaaa" to "##aa" and so on: 3 + 3 + 2 + 1 missed lookups
     assert m._lookup[5] == [4 * 3 - 9] and not _indexed(m)
     m.tokenize("aaab")  # unknown: 2 + 2 + 1 + 1 more, past 4 per entry
-    assert m._lookup[3] == {"a": 1, "#": 3, "[": 5} and m._lookup[4] == {"a": 1}
+    assert m._lookup[3] == entry_trie(vocab.items()) and m._lookup[4] == {"a": {"": 1}}
     assert m.tokenize("aaab") == [(2, "[UNK]", 0, 4)] and m.tokenize("aa") == [(0, "a", 0, 1), (1, "##a", 1, 2)]
     m.vocab = {"a": 0, "##aa": 1, "[UNK]": 2}  # a new vocabulary starts without an index or misses
     assert m._lookup is None
     assert m.tokenize("aaa") == [(0, "a", 0, 1), (1, "##aa", 1, 3)]
+
+
+def test_entry_trie_and_the_walk_take_the_longest_entry_below_the_prefix():
+    vocab = {"a": 0, "ab": 1, "abcd": 2, "##c": 3, "##cd": 4, "#": 5, "[UNK]": 6}
+    trie = entry_trie(vocab.items())
+    assert trie["a"] == {"": 0, "b": {"": 1, "c": {"d": {"": 2}}}}
+    m = WordPiece(vocab)
+    m._index_lengths()
+    assert m._lookup[4] == trie["#"]["#"]
+    # "abc": "abc" is only a prefix of an entry, so the walk keeps "ab" (the last entry it passed).
+    assert m.tokenize("abce") == [(6, "[UNK]", 0, 4)]
+    assert m.tokenize("abc") == [(1, "ab", 0, 2), (3, "##c", 2, 3)]
+    assert m.tokenize("abcdcd") == [(2, "abcd", 0, 4), (4, "##cd", 4, 6)]
+    # A vocabulary without the prefix: continuations never match, first pieces still do.
+    bare = WordPiece({"a": 0, "[UNK]": 1}, continuing_subword_prefix="##")
+    bare._index_lengths()
+    assert bare.tokenize("a") == [(0, "a", 0, 1)] and bare.tokenize("aa") == [(1, "[UNK]", 0, 2)]

@@ -12,8 +12,7 @@ tokens back into text (the ``WordPiece`` decoder).
 
 from __future__ import annotations
 
-from itertools import accumulate, compress
-from operator import itemgetter, methodcaller
+from itertools import accumulate
 
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError
@@ -21,10 +20,25 @@ from .vocab_ids import check_vocab_ids
 
 CACHE_CAPACITY = 100_000  # words; past this the cache stops growing (as HF's bounded cache)
 MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE and Unigram models)
-# Characters; before the length index is built (WordPiece._settings), a word up to this long tries
+# Characters; before the entry trie is built (WordPiece._settings), a word up to this long tries
 # every length at each position, a longer one no more than the longest entry's.
 _SHORT = 32
-_FIRST = itemgetter(0)
+_NO_ENTRIES: dict = {}  # the continuations' node when no entry has the prefix
+
+
+def entry_trie(entries) -> dict:
+    """A character trie of (text, id) pairs: a dict per prefix, its id under the key ''.
+    ``entry_trie([("ab", 0), ("a", 1)]) == {"a": {"b": {"": 0}, "": 1}}``."""
+    root: dict = {}
+    for text, id_ in entries:
+        node = root
+        for char in text:
+            child = node.get(char)
+            if child is None:
+                child = node[char] = {}
+            node = child
+        node[""] = id_
+    return root
 
 
 @register("model")
@@ -66,7 +80,7 @@ class WordPiece(VocabModel):
 
     def __setattr__(self, name: str, value) -> None:
         super().__setattr__(name, value)
-        # An option set after construction: the length index and the word cache follow it.
+        # An option set after construction: the entry trie and the word cache follow it.
         if name[0] != "_" and "_cache" in self.__dict__:
             if name == "vocab":
                 self._inverse = dict(zip(value.values(), value))
@@ -95,10 +109,10 @@ class WordPiece(VocabModel):
 
     def _settings(self) -> tuple:
         # What columns reads, in one tuple (one attribute read per split): the vocabulary, the
-        # prefix, the word limit, the length index (None, None until built) and the misses left
-        # before it is built. The index costs about what 4 missed lookups per vocabulary entry
-        # cost: a small vocabulary, or text in scripts it barely covers, soon pays for it; a large
-        # one on text it covers (most words whole) never does.
+        # prefix, the word limit, the entry trie and its continuations' node (None, None until
+        # built) and the misses left before it is built. The trie costs about what 4 missed
+        # lookups per vocabulary entry cost: a small vocabulary, or text in scripts it barely
+        # covers, soon pays for it; a large one on text it covers (most words whole) never does.
         budget = [4 * len(self.vocab)]
         self._lookup = (self.vocab, self.continuing_subword_prefix, self.max_input_chars_per_word, None, None, budget)
         return self._lookup
@@ -110,25 +124,48 @@ class WordPiece(VocabModel):
         return self._longest_entry
 
     def _missed(self, budget: list, missed: int) -> None:
-        # Lookups that found nothing, before the index is built (see _settings).
+        # Lookups that found nothing, before the trie is built (see _settings).
         budget[0] -= missed
         if budget[0] < 0 and self._lookup is not None and self._lookup[3] is None:
             self._index_lengths()
 
     def _index_lengths(self) -> tuple:
-        # Per character, the longest entry starting with it (``firsts``) and the longest
-        # continuation text (prefix removed) starting with it (``nexts``): no longer match can
-        # start there, and at a character no entry starts with the search fails at once.
-        # Shortest first, so each character's last (longest) entry wins.
+        # The trie of every entry (``entry_trie``): a first piece may be any entry, a continuation
+        # is an entry below the prefix's node (none when no entry has the prefix).
         prefix = self.continuing_subword_prefix
-        entries = sorted(filter(None, self.vocab), key=len)
-        firsts = dict(zip(map(_FIRST, entries), map(len, entries)))
-        if prefix:
-            marked = compress(entries, map(methodcaller("startswith", prefix), entries))
-            entries = list(filter(None, map(itemgetter(slice(len(prefix), None)), marked)))
-        nexts = dict(zip(map(_FIRST, entries), map(len, entries)))
-        self._lookup = (self.vocab, prefix, self.max_input_chars_per_word, firsts, nexts, [0])
+        heads = continuations = entry_trie(self.vocab.items())
+        for char in prefix:
+            continuations = continuations.get(char, _NO_ENTRIES)
+        self._lookup = (self.vocab, prefix, self.max_input_chars_per_word, heads, continuations, [0])
         return self._lookup
+
+    def _walk(self, word: str, heads: dict, continuations: dict) -> tuple:
+        # columns once the trie is built: each position's longest entry found in one walk down it.
+        prefix = self.continuing_subword_prefix
+        n = len(word)
+        deepest = self._longest()  # no walk goes further (a slice of that much: each walk is bounded)
+        ids, tokens, sizes = [], [], []
+        start = 0
+        node = heads
+        while True:
+            at = stop = start
+            for char in word[start:start + deepest]:
+                node = node.get(char)
+                if node is None:
+                    break
+                at += 1
+                if "" in node:  # an entry ends here: the longest so far
+                    stop = at
+                    last = node
+            if stop == start:
+                return self._unknown(word)
+            ids.append(last[""])
+            tokens.append(prefix + word[start:stop] if start else word[:stop])
+            sizes.append(stop - start)
+            if stop == n:
+                return ids, tokens, sizes
+            start = stop
+            node = continuations
 
     def _split(self, word: str) -> tuple:
         """``columns`` as (id, token, start, stop) tuples.
@@ -139,63 +176,61 @@ class WordPiece(VocabModel):
 
     def columns(self, word: str) -> tuple:
         """(ids, tokens, sizes) of HF's greedy longest match: at each position the longest entry
-        there, tried from the longest length that can match (the length index's, once built; else
-        the rest of the word, or past _SHORT characters the longest entry's); token k covers the
-        sizes[k] characters after the ones before it (sizes, not stops: what a word entry keeps).
+        there, found by one walk down the entry trie once built (``_walk``), before that tried from
+        the longest length that can match (the rest of the word, or past _SHORT characters the
+        longest entry's) down; token k covers the sizes[k] characters after the ones before it
+        (sizes, not stops: what a word entry keeps).
 
         ``WordPiece({"a": 0, "##bc": 1}).columns("abc") == ([0, 1], ["a", "##bc"], [1, 2])``.
         """
         n = len(word)
         if not n:
             return (), (), ()
-        vocab, prefix, most, firsts, nexts, budget = self._lookup or self._settings()
+        vocab, prefix, most, heads, continuations, budget = self._lookup or self._settings()
         if n > most:
             return self._unknown(word)
         get = vocab.get
         id_ = get(word)
         if id_ is not None:  # the whole word is an entry: the longest match there is
             return (id_,), (word,), (n,)
-        if firsts is None:
-            # A short word (most) tries every length; a long one no more than the longest entry's.
-            reach = n if n <= _SHORT else self._longest()
-            end = top = n - 1 if reach >= n else reach  # the whole word was just tried
-        else:
-            end = top = min(firsts.get(word[0], 0), n - 1)
-        while end:
-            id_ = get(word[:end])
-            if id_ is not None:
-                break
-            end -= 1
-        else:
-            if firsts is None:
-                self._missed(budget, top)
+        if heads is not None:
+            return self._walk(word, heads, continuations)
+        # A short word (most) tries every length; a long one no more than the longest entry's.
+        reach = n if n <= _SHORT else self._longest()
+        end = top = n - 1 if reach >= n else reach  # the whole word was just tried
+        if not end:
+            self._missed(budget, 0)
             return self._unknown(word)
-        ids, tokens, sizes = [id_], [word[:end]], [end]
+        # Longest first, each candidate the last one less its last character (one slice); a
+        # membership test costs less than get's call, and the match is read once.
+        token = word[:end]
+        while token not in vocab:
+            end -= 1
+            if not end:
+                self._missed(budget, top)
+                return self._unknown(word)
+            token = token[:-1]
+        ids, tokens, sizes = [vocab[token]], [token], [end]
         missed = top - end
         start = end
         while start < n:
-            end = start + (reach if nexts is None else nexts.get(word[start], 0))
+            end = start + reach
             if end > n:
                 end = n
             top = end
-            # Longest first, each candidate the last one less its last character (one slice).
-            token = prefix + word[start:end] if end > start else None
-            while end > start:
-                id_ = get(token)
-                if id_ is not None:
-                    ids.append(id_)
-                    tokens.append(token)
-                    sizes.append(end - start)
-                    break
+            token = prefix + word[start:end]
+            while token not in vocab:
                 end -= 1
-                token = token[:-1]
-            else:
-                if firsts is None:
+                if end == start:
                     self._missed(budget, missed + top - start)
-                return self._unknown(word)
+                    return self._unknown(word)
+                token = token[:-1]
+            ids.append(vocab[token])
+            tokens.append(token)
+            sizes.append(end - start)
             missed += top - end
             start = end
-        if missed and firsts is None:
+        if missed:
             budget[0] -= missed
             if budget[0] < 0:
                 self._index_lengths()
