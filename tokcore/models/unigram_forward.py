@@ -1,0 +1,77 @@
+"""Viterbi's forward pass of ``Unigram`` (HF tokenizers' ``encode_optimized``) and the piece trie it walks.
+
+One best (score, start, id) per end position, filled left to right over a character trie of the
+pieces (``piece_trie``): a candidate replaces only a strictly better one, so of equal path scores
+the earliest start wins, as in HF tokenizers and sentencepiece.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .lattice import NEG_INF
+
+
+def piece_trie(pieces: Iterable[tuple[str, int, float]], unk_id: int, unk_score: float,
+               prefix_id: int = -1) -> dict[str, list]:
+    """``(text, id, score)`` pieces as a character trie: char -> ``[children or None, id, score]``, the id
+    ``prefix_id`` for a node that is only a longer piece's prefix (a later piece of the same text
+    replaces an earlier one); at the root, a character without a one-character piece has the
+    unknown node's id and score.
+    ``piece_trie([("ab", 0, -1.0)], -1, -11.0) == {"a": [{"b": [None, 0, -1.0]}, -1, -11.0]}``."""
+    root: dict[str, list] = {}
+    for piece, id_, score in pieces:
+        if not piece:
+            continue
+        level = root
+        for ch in piece[:-1]:
+            node = level.get(ch)
+            if node is None:
+                node = level[ch] = [None, prefix_id, 0.0]
+            if node[0] is None:
+                node[0] = {}
+            level = node[0]
+        node = level.get(piece[-1])
+        if node is None:
+            level[piece[-1]] = [None, id_, score]
+        else:
+            node[1], node[2] = id_, score
+    for node in root.values():
+        if node[1] < 0:
+            node[1], node[2] = unk_id, unk_score
+    return root
+
+
+
+def forward_pushed(first, unknown: tuple, text: str) -> tuple[list[int], list[int]]:
+    """Per end position of ``text``, the start and id of the best path's last node, the candidates
+    pushed from each start through ``first`` (a ``piece_trie``'s ``get``); ``unknown`` is the
+    ``(None, id, score)`` node of a character no piece starts with.
+    ``forward_pushed({"a": [None, 1, -1.0]}.get, (None, 0, -11.0), "ab") == ([-1, 0, 1], [0, 1, 0])``."""
+    # HF's encode_optimized: one best (score, start, id) per end position, filled left to
+    # right; a later candidate replaces only a strictly better one (earliest start wins ties).
+    # ``best`` starts at -inf so that the first candidate at a position usually wins on the
+    # score test alone; ``from_[stop] < 0`` still takes any first one (a NaN or -inf score).
+    n = len(text)
+    best = [NEG_INF] * (n + 1)
+    best[0] = 0.0
+    from_ = [-1] * (n + 1)
+    ids = [0] * (n + 1)
+    for start, char in enumerate(text):
+        base = best[start]
+        stop = start + 1
+        level, id_, score = first(char, unknown)  # the one-character piece, or the unknown node
+        cand = score + base
+        if cand > best[stop] or from_[stop] < 0:
+            best[stop], from_[stop], ids[stop] = cand, start, id_
+        while level and stop < n:  # longer pieces, one character further each step
+            node = level.get(text[stop])
+            stop += 1
+            if node is None:
+                break
+            level, id_, score = node
+            if id_ >= 0:
+                cand = score + base
+                if cand > best[stop] or from_[stop] < 0:
+                    best[stop], from_[stop], ids[stop] = cand, start, id_
+    return from_, ids
