@@ -36,16 +36,19 @@ def text_box(page):
     return page.get_by_role("textbox", name="Text", exact=True)
 
 
-def chosen_tokenizer(page) -> str:
-    """The label shown in the page's tokenizer select box (a combobox input)."""
-    return page.get_by_role("combobox", name="Tokenizer", exact=True).input_value()
+def tokenizer_box(page):
+    """The page's tokenizer select box (a combobox input whose value is the label shown)."""
+    return page.get_by_role("combobox", name="Tokenizer", exact=True)
 
 
 def test_offsets_inspector_flags_a_cut_emoji_with_a_byte_level_tokenizer(app_url, page):
     open_page(page, app_url, "offsets_inspector", oi_text="a🙂b", oi_tok=BYTELEVEL_KEY)
     page.get_by_role("heading", name="Offsets inspector").wait_for()
     page.locator(".oi-lanes").wait_for()
-    assert text_box(page).input_value() == "a🙂b" and chosen_tokenizer(page) == BYTELEVEL_LABEL
+    # The widgets take the link's values as the page draws them: wait for them (a loaded server may
+    # draw the lanes before the text box shows its value), rather than read them once.
+    expect(text_box(page)).to_have_value("a🙂b")
+    expect(tokenizer_box(page)).to_have_value(BYTELEVEL_LABEL)
     # 🙂 is four bytes; the byte-level BPE gives one token per byte: three boundaries cut it.
     assert page.locator(".oi-lanes .oi-cut-red").count() == 3
     assert page.locator(".oi-lanes .oi-chip.oi-red").count() == 4
@@ -61,7 +64,7 @@ def test_offsets_inspector_flags_nothing_with_the_ascii_tokenizer(app_url, page)
     open_page(page, app_url, "offsets_inspector", oi_text="a🙂b", oi_tok=ASCII_KEY)
     page.locator(".oi-lanes").wait_for()
     page.get_by_text("No unsafe boundary").wait_for()
-    assert chosen_tokenizer(page) == ASCII_LABEL
+    expect(tokenizer_box(page)).to_have_value(ASCII_LABEL)
     assert page.locator(".oi-lanes .oi-cut").count() == 0
     assert page.locator(".oi-lanes .oi-red, .oi-lanes .oi-amber").count() == 0
     assert page.locator(".oi-grid .oi-bnd-red, .oi-grid .oi-bnd-amber").count() == 0
@@ -85,7 +88,7 @@ def test_offsets_inspector_reacts_to_typed_text_and_shows_sentinels(app_url, pag
     page.get_by_role("heading", name="Compare").wait_for()
     page.locator('[data-testid="stSidebarNav"] a', has_text="Offsets inspector").click()
     page.locator(".oi-lanes").wait_for()
-    assert text_box(page).input_value() == "the cat <b>sat</b>"
+    expect(text_box(page)).to_have_value("the cat <b>sat</b>")
 
 
 def test_compare_shows_two_columns_side_by_side(app_url, page):
@@ -148,8 +151,8 @@ def test_a_share_link_reopens_the_same_view(app_url, page, browser):
         reader.goto(shown)
         wait_for_app(reader)
         reader.locator(".oi-lanes").wait_for()
-        assert text_box(reader).input_value() == "shared: é🙂"
-        assert chosen_tokenizer(reader) == ASCII_LABEL
+        expect(text_box(reader)).to_have_value("shared: é🙂")
+        expect(tokenizer_box(reader)).to_have_value(ASCII_LABEL)
         assert reader.locator('.oi-lanes[data-coords="original"]').count() == 1
         assert reader.get_by_role("radio", name="raw input (original_offsets)").is_checked()
         assert exception_boxes(reader) == 0

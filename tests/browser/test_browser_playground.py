@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 import tokcore
 from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
@@ -51,7 +52,7 @@ def test_a_link_reopens_the_playground_with_its_tokenizer_and_text(page, app_url
     wait_for_app(page)
     strip = page.locator(".tk-strip").first
     strip.locator(".tk-tok").first.wait_for()
-    assert page.get_by_role("textbox", name="Text", exact=True).input_value() == "the cat sat"
+    expect(page.get_by_role("textbox", name="Text", exact=True)).to_have_value("the cat sat")
     assert strip.locator(".tk-inserted").count() == 2
     assert strip.locator(".tk-gap").count() == 2  # the spaces belong to no token
     assert exception_boxes(page) == 0
