@@ -109,6 +109,7 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
         self._longest = max([len(self.vocab[i][0]) for i in self.matchable] + [1])
         # Non-finite scores make the exact pass's ties unreliable: every word then runs in float32.
         self._finite = all(map(math.isfinite, [*self._sp_scores.values(), self.unk_score]))
+        self._some_positive = max([*self._sp_scores.values(), self.unk_score]) > 0.0  # (a user-defined piece's)
         self._words: dict[str, tuple] = {}
         self._ends: dict[str, list] | None = None  # _end_trie, on first use
         self._no_piece_char = ""  # with _end_trie

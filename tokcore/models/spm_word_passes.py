@@ -154,7 +154,7 @@ class SentencePieceWordPasses:
             ids = []
             tokens = []
             lens = []
-            nodes = 0
+            runs = 0  # unknown nodes past each run's first
             fused = False
             stop = len(word)
             while stop:
@@ -164,7 +164,7 @@ class SentencePieceWordPasses:
                     while start and infos[start] is unknown:
                         start -= 1
                     piece = word[start:stop]
-                    nodes += stop - start
+                    runs += stop - start - 1
                     fused = True
                     ids.append(self._ids.get(piece, self.unk_id))
                     tokens.append(piece)
@@ -175,14 +175,13 @@ class SentencePieceWordPasses:
                     ids.append(id_)
                     tokens.append(piece)
                     lens.append(size)
-                    nodes += 1
                     stop -= length
             ids.reverse()
             tokens.reverse()
             lens.reverse()
             # The path is kept only where a fused run makes it differ from the columns (entry_path).
             stops = path_stops(infos, word, unknown)[0] if fused else None
-            entry = stops, low, high, score, nodes * self._step_error, tuple(ids), tuple(tokens), tuple(lens)
+            entry = stops, low, high, score, (len(ids) + runs) * self._step_error, tuple(ids), tuple(tokens), tuple(lens)
         cache = self._words
         if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
             cache[word] = entry
@@ -215,7 +214,8 @@ class SentencePieceWordPasses:
         # of the position before is the last one found. A node that is no piece adds -inf, which
         # wins nothing. Most positions end no longer piece (the first step back finds no node):
         # they skip the second score and the margin.
-        last = self._end_trie().get
+        ends = self._ends
+        last = (ends if ends is not None else self._end_trie()).get
         unknown = self._unknown_node  # a character no piece consists of
         neg_inf = _NEG_INF
         n = len(text)
@@ -252,7 +252,8 @@ class SentencePieceWordPasses:
             best[stop] = top
             infos[stop] = top_info
         score = best.pop()
-        return infos, margin, score, min(best), max(best)
+        # With no positive score every best score is at most best[0], 0.0: max needs no look.
+        return infos, margin, score, min(best), max(best) if self._some_positive else 0.0
 
     def _word_f32(self, text: str, base: float) -> tuple[list, float]:
         """Segments as sentencepiece finds them from running score ``base``, and the score at the
