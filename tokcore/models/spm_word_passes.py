@@ -128,7 +128,8 @@ class SentencePieceWordPasses:
         if not self._finite:  # never holds (so not kept): found again in float32 wherever it stands
             return (), _INF, _NEG_INF, 0.0, 0.0, *_NO_COLUMNS
         infos, margin, score, lowest, highest = self._word_exact(word)
-        k = len(word) + 1.0
+        n = len(word)
+        k = n + 1.0
         limit = margin / (4.0 * k * _U) - k * self._magnitude
         edge = _REBASE - k * self._step_error
         low = -edge - lowest  # (two conditions, not max and min: no call per word)
@@ -156,7 +157,7 @@ class SentencePieceWordPasses:
             lens = []
             runs = 0  # unknown nodes past each run's first
             fused = False
-            stop = len(word)
+            stop = n
             while stop:
                 info = infos[stop]
                 if info is unknown:
@@ -183,7 +184,7 @@ class SentencePieceWordPasses:
             stops = path_stops(infos, word, unknown)[0] if fused else None
             entry = stops, low, high, score, (len(ids) + runs) * self._step_error, tuple(ids), tuple(tokens), tuple(lens)
         cache = self._words
-        if len(word) < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
+        if n < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
             cache[word] = entry
         return entry
 
