@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from spm_exact import exact_arrays
 
 from tokcore.models.sentencepiece_unigram import SentencePieceUnigram, f32, path_stops, segments
+from tokcore.models.spm_word_passes import entry_path
 from tokcore.models.unigram import backtrack, fused_runs
 
 SEP = "\u2581"
@@ -66,7 +67,8 @@ def test_columns_of_fused_runs():
     model = _model()
     assert model.word_columns(SEP + "xyab") == ((2, 1, 5), (SEP, "xy", "ab"), (3, 2, 2))
     assert model.word_columns(SEP + "qЖ漢a") == ((2, 0, 3), (SEP, "qЖ漢", "a"), (3, 6, 1))
-    assert model._words[SEP + "qЖ漢a"][0] == (1, 2, 4, None, 5, 3)
+    assert model._words[SEP + "qЖ漢a"][0] == (-2,)  # the run's place: the second token from the end
+    assert entry_path(model._words[SEP + "qЖ漢a"]) == (1, 2, 4, None, 5, 3)
 
 
 def test_a_model_that_matches_its_unknown_piece_keeps_nodes_apart():

@@ -43,12 +43,19 @@ _NO_COLUMNS = (None, None, None)
 
 
 def entry_path(entry: tuple) -> tuple:
-    """A word entry's path (``path_stops``'s tuple): kept where a run of unknown nodes made it differ
-    from the entry's columns, else (``None``) made from its tokens' stops and ids.
-    ``entry_path((None, 0.0, 0.0, 0.0, 0.0, (7, 8), ("a", "bc"), (1, 2))) == (1, 7, 3, 8)``."""
+    """A word entry's path (``path_stops``'s tuple): kept whole by the general entry, else made from its
+    tokens' stops and ids, each token that is a fused run of unknown nodes (its index from the end
+    listed first in the entry; ``None`` for none) with id ``None``.
+    ``entry_path((None, 0.0, 0.0, 0.0, 0.0, (7, 8), ("a", "bc"), (1, 2))) == (1, 7, 3, 8)``;
+    ``entry_path(((-1,), 0.0, 0.0, 0.0, 0.0, (7, 0), ("a", "bc"), (1, 2))) == (1, 7, 3, None)``."""
     path = entry[0]
     if path is None:
-        path = tuple(chain.from_iterable(zip(accumulate(map(len, entry[6])), entry[5])))
+        return tuple(chain.from_iterable(zip(accumulate(map(len, entry[6])), entry[5])))
+    if path and path[0] < 0:  # a path's first stop is positive
+        ids = list(entry[5])
+        for run in path:
+            ids[run] = None
+        return tuple(chain.from_iterable(zip(accumulate(map(len, entry[6])), ids)))
     return path
 
 
@@ -115,7 +122,8 @@ class SentencePieceWordPasses:
 
     def _new_entry(self, word: str) -> tuple:
         """A word's cache entry, kept in the word cache (short words, while it has room): its exact
-        path (``path_stops``; ``None`` where the columns make it, see ``entry_path``); the running
+        path (``path_stops``; where the columns make it, ``None`` or its fused runs' places, see
+        ``entry_path``); the running
         scores ``(low, high)`` (exclusive, less the drift) between which sentencepiece's float32
         path is this one; the word's score; the rounding error its nodes add to the running score;
         its ids, token texts and their UTF-8 lengths (``_columns``; three ``None`` for byte tokens),
@@ -156,7 +164,7 @@ class SentencePieceWordPasses:
             tokens = []
             lens = []
             runs = 0  # unknown nodes past each run's first
-            fused = False
+            at = None  # each run's token as an index from the end
             stop = n
             while stop:
                 info = infos[stop]
@@ -166,7 +174,9 @@ class SentencePieceWordPasses:
                         start -= 1
                     piece = word[start:stop]
                     runs += stop - start - 1
-                    fused = True
+                    if at is None:
+                        at = []
+                    at.append(~len(ids))  # ids[~k] is the k-th token from the end once reversed
                     ids.append(self._ids.get(piece, self.unk_id))
                     tokens.append(piece)
                     lens.append(len(piece.encode("utf-8", "surrogatepass")))
@@ -180,8 +190,9 @@ class SentencePieceWordPasses:
             ids.reverse()
             tokens.reverse()
             lens.reverse()
-            # The path is kept only where a fused run makes it differ from the columns (entry_path).
-            stops = path_stops(infos, word, unknown)[0] if fused else None
+            # The path differs from the columns only where a fused run takes id None: its place
+            # is kept (entry_path makes the path), not a second walk (path_stops).
+            stops = tuple(at) if at is not None else None
             entry = stops, low, high, score, (len(ids) + runs) * self._step_error, tuple(ids), tuple(tokens), tuple(lens)
         cache = self._words
         if n < _MAX_CACHED_CHARS and len(cache) < _WORD_CACHE:
