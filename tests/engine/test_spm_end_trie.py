@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spm_exact import exact_arrays
 
 from tokcore.models.sentencepiece_unigram import SentencePieceUnigram, path_stops
 from tokcore.models.spm_word_passes import entry_path
@@ -49,12 +50,14 @@ def _listed_path(model, text):
 @settings(max_examples=300, deadline=None)
 @given(text=_TEXT)
 def test_the_end_walk_picks_sentencepieces_node_at_every_position(text):
-    from_, ids, *_rest = _model()._word_exact(text)
+    from_, ids = exact_arrays(_model(), text)
     assert list(zip(from_[1:], ids[1:])) == _listed_path(_model(), text), text
 
 
 def test_a_tie_goes_to_the_earliest_start():
-    from_, ids, margin, *_rest = _model()._word_exact("abc")
+    model = _model()
+    from_, ids = exact_arrays(model, "abc")
+    margin = model._word_exact("abc")[1]
     assert (from_[3], ids[3], margin) == (0, 8, 0.0)  # "abc" from 0 over "ab" + "c" and "a" + "bc"
 
 
@@ -63,7 +66,6 @@ def test_a_tie_goes_to_the_earliest_start():
 def test_an_entry_keeps_or_makes_the_walks_path(text):
     # Without a fused unknown run the entry keeps no path: entry_path makes it from the columns.
     model = _model()
-    entry = model._word_entry(text)
-    from_, ids, *_rest = model._word_exact(text)
-    assert entry_path(entry) == path_stops(from_, ids, text, model._fused_marker)[0], text
+    entry = model._new_entry(text)
+    assert entry_path(entry) == path_stops(model._word_exact(text)[0], text, model._fused_unknown)[0], text
     assert (entry[0] is None) == (None not in entry_path(entry)[1::2]), text

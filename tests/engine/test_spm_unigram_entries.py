@@ -14,6 +14,7 @@ import gc
 import fast_pairs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spm_exact import exact_arrays
 
 from tokcore.models.sentencepiece_unigram import path_stops, segments
 from tokcore.models.unigram import backtrack
@@ -29,8 +30,8 @@ def _model():
 @settings(max_examples=200, deadline=None)
 @given(word=_WORDS)
 def test_the_flat_path_is_backtracks(word):
-    from_, ids, *_rest = _model()._word_exact(word)
-    stops, texts = path_stops(from_, ids, word)
+    from_, ids = exact_arrays(_model(), word)
+    stops, texts = path_stops(_model()._word_exact(word)[0], word)
     assert segments(stops) == backtrack(from_, ids, len(word))
     assert stops[1::2] == tuple(i for _s, _e, i in backtrack(from_, ids, len(word)))
     assert texts == [word[s:e] for s, e, _i in backtrack(from_, ids, len(word))]

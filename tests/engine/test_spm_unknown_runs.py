@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spm_exact import exact_arrays
 
 from tokcore.models.sentencepiece_unigram import SentencePieceUnigram, f32, path_stops, segments
+from tokcore.models.spm_word_passes import entry_path
 from tokcore.models.unigram import backtrack, fused_runs
 
 SEP = "\u2581"
@@ -30,7 +32,7 @@ def _model(*, matchable=_MATCHABLE) -> SentencePieceUnigram:
 
 
 def _per_node_path(model, word):
-    from_, ids, *_rest = model._word_exact(word)
+    from_, ids = exact_arrays(model, word)
     return tuple(x for _s, e, i in backtrack(from_, ids, len(word)) for x in (e, i))
 
 
@@ -38,8 +40,8 @@ def _per_node_path(model, word):
 @given(word=_TEXT)
 def test_a_fused_run_is_the_run_of_unknown_nodes(word):
     model = _model()
-    from_, ids, *_rest = model._word_exact(word)
-    stops, texts = path_stops(from_, ids, word, 0)
+    from_, ids = exact_arrays(model, word)
+    stops, texts = path_stops(model._word_exact(word)[0], word, model._fused_unknown)
     want = list(fused_runs(backtrack(from_, ids, len(word)), 0, len(word)))
     assert segments(stops) == want, word
     assert texts == [word[s:e] for s, e, _i in want], word
@@ -50,7 +52,7 @@ def test_a_fused_run_is_the_run_of_unknown_nodes(word):
 def test_an_entry_counts_and_replays_one_node_per_unknown_character(word):
     model = _model()
     model._end_trie()
-    entry = model._word_entry(word)
+    entry = model._new_entry(word)
     per_node = _per_node_path(model, word)
     nodes = len(per_node) // 2
     assert entry[4] == nodes * model._step_error, word
@@ -65,7 +67,8 @@ def test_columns_of_fused_runs():
     model = _model()
     assert model.word_columns(SEP + "xyab") == ((2, 1, 5), (SEP, "xy", "ab"), (3, 2, 2))
     assert model.word_columns(SEP + "qЖ漢a") == ((2, 0, 3), (SEP, "qЖ漢", "a"), (3, 6, 1))
-    assert model._words[SEP + "qЖ漢a"][0] == (1, 2, 4, None, 5, 3)
+    assert model._words[SEP + "qЖ漢a"][0] == (-2,)  # the run's place: the second token from the end
+    assert entry_path(model._words[SEP + "qЖ漢a"]) == (1, 2, 4, None, 5, 3)
 
 
 def test_a_model_that_matches_its_unknown_piece_keeps_nodes_apart():
@@ -73,7 +76,7 @@ def test_a_model_that_matches_its_unknown_piece_keeps_nodes_apart():
     model = _model(matchable=None)
     model._end_trie()
     assert model._fused_marker is None
-    entry = model._word_entry(SEP + "q<unk>")
+    entry = model._new_entry(SEP + "q<unk>")
     assert None not in entry[0][1::2]
     assert entry[5:7] == ((2, 0), (SEP, "q<unk>"))
 
@@ -87,7 +90,7 @@ def test_a_model_with_an_infinite_score_finds_every_word_in_float32():
     for word in (SEP + "ab", SEP + "qb", SEP + "a"):
         segs, base = model._word_f32(word, base)
         want.append(model._emit(word, segs))
-    assert model._word_entry(SEP + "ab")[1:3] == (float("inf"), float("-inf"))
+    assert model._new_entry(SEP + "ab")[1:3] == (float("inf"), float("-inf"))
     at = 0
     flat = []
     for word, toks in zip((SEP + "ab", SEP + "qb", SEP + "a"), want):

@@ -88,5 +88,5 @@ def _lattice_margin(model, text):
 def test_the_trie_forward_pass_finds_every_candidate(text):
     # Any candidate the walk misses, or whose near loss it does not count, shows in the margin.
     model = _model()
-    from_, ids, margin, score, lowest, highest = model._word_exact(text)
+    _infos, margin, score, lowest, highest = model._word_exact(text)
     assert (margin, score, lowest, highest) == _lattice_margin(model, text), text

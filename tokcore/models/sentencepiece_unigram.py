@@ -32,17 +32,19 @@ import re
 
 from ..core.components import register
 from .spm_word_passes import (
+    _LEAF,
     _MAX_CACHED_CHARS,
     _NO_COLUMNS,
     _REBASE,
     _U,
     SentencePieceWordPasses,
+    end_nodes,
     entry_path,
     f32,
     f32_all,
-    prefix_nodes_lose,
+    path_stops,
 )
-from .unigram import _MISSING, UNK_PENALTY, Unigram, fused_runs, path_stops, piece_trie, segments, utf8_lengths
+from .unigram import _MISSING, UNK_PENALTY, Unigram, fused_runs, piece_trie, segments, utf8_lengths
 
 __all__ = ["SPACE_SYMBOL", "SentencePieceUnigram", "f32", "f32_all", "path_stops", "segments"]
 
@@ -107,12 +109,18 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
         self._longest = max([len(self.vocab[i][0]) for i in self.matchable] + [1])
         # Non-finite scores make the exact pass's ties unreliable: every word then runs in float32.
         self._finite = all(map(math.isfinite, [*self._sp_scores.values(), self.unk_score]))
+        self._some_positive = max([*self._sp_scores.values(), self.unk_score]) > 0.0  # (a user-defined piece's)
         self._words: dict[str, tuple] = {}
         self._ends: dict[str, list] | None = None  # _end_trie, on first use
-        self._piece_sizes: list[int] = []  # per id, with _end_trie
         self._no_piece_char = ""  # with _end_trie
         # path_stops fuses unknown nodes into runs when no piece it matches has their id.
         self._fused_marker = None if self._unk_marker in self._sp_scores else self._unk_marker
+        # The exact pass's node for a character no piece holds: no children, its info (end_nodes), score.
+        self._unknown_node = [_LEAF, (1, self._unk_marker, None, 0), self.unk_score]
+        # The unknown info where _new_entry makes the columns in its walk back: every piece has one
+        # id, no byte fallback, and unknown runs fused into one token (the .model case).
+        one_walk = self._fused_marker is not None and self._unique and not self.byte_fallback and self.unk_id is not None
+        self._fused_unknown = self._unknown_node[1] if one_walk else None
         self._space_piece: bool | None = None  # whether "▁" is a piece it matches (on first use)
 
     def _prefix_map(self) -> dict[str, int]:
@@ -130,19 +138,17 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
     def _end_trie(self) -> dict[str, list]:
         """The pieces sentencepiece matches as a character trie of their reversed texts (``unigram.piece_trie``
         over each piece read from its last character), with their float32 scores (a user-defined
-        piece's from its length), -inf for a node that is no piece (``prefix_nodes_lose``) and the
-        unknown node at the root. The exact pass walks it back from each end position."""
+        piece's from its length) and what the exact pass keeps of a winner (``end_nodes``: -inf for
+        a node that is no piece, the unknown node at the root). The exact pass walks it back from
+        each end position.
+        """
         if self._ends is None:
             scores, vocab = self._sp_scores, self.vocab
-            self._ends = prefix_nodes_lose(piece_trie([(vocab[i][0][::-1], i, scores[i]) for i in self.matchable],
-                                                      self._unk_marker, self.unk_score, _MISSING))
+            pieces = [(vocab[i][0][::-1], i, scores[i]) for i in self.matchable]
+            self._ends = end_nodes(piece_trie(pieces, None, self.unk_score, _MISSING), self._unknown_node[1])
             # A character in no piece: the exact pass's walk back stops on it before a word's start.
             letters = set().union(*[vocab[i][0] for i in self.matchable])
             self._no_piece_char = next(c for c in map(chr, range(len(letters) + 1)) if c not in letters)
-            # A matched piece's UTF-8 length per id (the exact entry's lengths of its tokens).
-            sizes = self._piece_sizes = [0] * len(vocab)
-            for i in self.matchable:
-                sizes[i] = len(vocab[i][0].encode("utf-8", "surrogatepass"))
         return self._ends
 
     # ------------------------------------------------------------------ sentencepiece's Viterbi
@@ -267,7 +273,7 @@ class SentencePieceUnigram(SentencePieceWordPasses, Unigram):
         return segs
 
     def _word_runs(self, words: list[str]) -> list[tuple]:
-        """Per word of a text cut before each ``"▁"``: its cache entry (``_word_entry``) when its
+        """Per word of a text cut before each ``"▁"``: its cache entry (``_new_entry``) when its
         cached segments are sentencepiece's there, else ``(segments, ..., None)`` found again in
         float32. Either way its path (``path_stops``) comes first and its columns (or ``None``) last."""
         runs: list[tuple] = []

@@ -55,34 +55,8 @@ def backtrack(from_: list[int], ids: list[int], n: int) -> list[tuple[int, int, 
     return segs
 
 
-def path_stops(from_: list[int], ids: list[int], text: str, marker: int | None = None) -> tuple[tuple, list[str]]:
-    """``backtrack``'s best path over ``text`` as one flat tuple, each segment's stop then id (a cached
-    word keeps one object for the cyclic collector to look at, not one per segment), and the
-    segments' texts, cut on the same walk. With ``marker`` (the unknown node's id, when no piece
-    has it) each run of unknown nodes is one segment with id ``None``, one node per character.
-    ``path_stops([-1, 0, 1], [0, 7, 8], "ab") == ((1, 7, 2, 8), ["a", "b"])``; with marker 0, ``"▁xy"``
-    whose "x" and "y" are unknown nodes is ``((1, 5, 3, None), ["▁", "xy"])``."""
-    out = []
-    texts = []
-    stop = len(text)
-    while stop > 0:
-        start = from_[stop]
-        id_ = ids[stop]
-        if id_ == marker:
-            while start and ids[start] == marker:
-                start = from_[start]
-            id_ = None
-        out.append(id_)
-        out.append(stop)
-        texts.append(text[start:stop])
-        stop = start
-    out.reverse()
-    texts.reverse()
-    return tuple(out), texts
-
-
 def segments(stops: tuple) -> list[tuple[int, int, int]]:
-    """``path_stops``'s tuple as ``(start, stop, id)`` segments (``_emit`` takes an id ``None`` as a run
+    """``spm_word_passes.path_stops``'s tuple as ``(start, stop, id)`` segments (``_emit`` takes an id ``None`` as a run
     of unknown nodes). ``segments((1, 7, 2, 8)) == [(0, 1, 7), (1, 2, 8)]``."""
     ends = stops[::2]
     return list(zip((0, *ends[:-1]), ends, stops[1::2]))
