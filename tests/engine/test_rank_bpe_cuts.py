@@ -4,7 +4,8 @@ Two characters that no ranked text holds side by side never end up in one part (
 them would make a ranked text holding them), so ``_cut_merge`` merges the pieces between such
 pairs on their own and keeps each piece's parts; a whole text merged without cuts is kept as a
 piece too, and a later text equal to a kept piece takes it. The token sizes come from a per-id
-table. All of it must give what ``_word`` (the reference merge) gives: on random rank tables
+table. The runs between characters that no token or ranked text holds (``_inert_split``) are
+kept as pieces too. All of it must give what ``_word`` (the reference merge) gives: on random rank tables
 dense with ties, ranked texts that are no token and pairs that only longer ranked texts hold,
 word after word on one model (pieces met before), and with the cuts turned off
 (``PAIR_TABLE_MAX`` below the ranks' count: the table is the ranks, nothing cuts).
@@ -45,8 +46,10 @@ def _expected(model: RankBPE, text: str):
 def test_cut_words_equal_the_reference_merge(ranks, tokens_only, words):
     model = _model(ranks, tokens_only)
     reference = _model(ranks, tokens_only)
-    # A word's pieces again, as words and inside others, so kept pieces are taken.
+    # A word's pieces again, as words and inside others, so kept pieces are taken; the runs
+    # between characters no token or rank holds ("日": _inert_split's runs, kept as pieces too).
     texts = words + [w[1:] for w in words] + [w + w[:3] for w in words] + words
+    texts += [run for w in words for run in w.split("日")] + ["日".join(reversed(texts))]
     for text in texts:
         if text:
             assert model.word_columns(text) == _expected(reference, text), text
@@ -62,7 +65,8 @@ def test_without_the_pair_table_nothing_cuts(ranks, words):
         model = _model(ranks, True)
         for text in words + words:
             assert model.word_columns(text) == _expected(model, text), text
-        assert not model._segments or all(t in words for t in model._segments)  # only whole texts kept
+        runs = {run for w in words for run in w.split("日")}
+        assert set(model._segments) <= set(words) | runs  # only whole texts and runs between inert characters
     finally:
         rank_bpe.PAIR_TABLE_MAX = saved
 

@@ -76,7 +76,8 @@ def _merge_ranked(parts: list[str], ranks: list, rank_of, unranked) -> list[str]
 def _cut_merge(text: str, ranks: list, cut: int, rank_of, unranked, segments: dict) -> list[str]:
     """``rank_merge(text)`` for a text cut where ``ranks`` (its pairs' ranks) holds ``cut``: two
     characters that no ranked text holds side by side, so no merge ever joins the parts around
-    them and each piece between two cuts merges on its own (kept in ``segments``, per piece).
+    them and each piece between two cuts merges on its own (kept in ``segments``, per piece, but
+    for long ones: as the word caches, a long piece rarely repeats).
     ``_cut_merge("abxab", [0, -1, -1, 0], -1, {"ab": 0}.get, 1, {}) == ["ab", "x", "ab"]``."""
     ranks.append(cut)  # the text's end
     n = len(text)
@@ -95,7 +96,7 @@ def _cut_merge(text: str, ranks: list, cut: int, rank_of, unranked, segments: di
                 else:
                     got = _merge_ranked(list(piece), ranks[start:stop - 1], rank_of, unranked)
                 got = tuple(got)
-                if len(segments) < CACHE_CAPACITY:
+                if stop - start < MAX_CACHED_LENGTH and len(segments) < CACHE_CAPACITY:
                     segments[piece] = got
             parts += got
         start = stop
@@ -269,7 +270,7 @@ class RankBPE(VocabModel):
         if not text or (self.ignore_merges and text in vocab) or text in self._atoms:
             return None
         if (self.fuse_unk and self.unk_keeps_text and not self.byte_fallback and self.unk_token is not None
-                and not self._letters.issuperset(text)):  # sentencepiece's unknown text: one token, its own text
+                and not (self._letter_set or self._letters).issuperset(text)):  # sentencepiece's unknown text: one token, its own text
             ids, parts = self._inert_split(text)
             got = self._unknown_columns(text, list(map(vocab.get, parts)) if ids is None else ids, parts)
         else:
@@ -284,13 +285,13 @@ class RankBPE(VocabModel):
                 else:
                     parts = tuple(rank_merge(text, rank_of, unranked) if len(text) > SCAN_MAX
                                   else _merge_ranked(list(text), ranks, rank_of, unranked))
-                    if len(segments) < CACHE_CAPACITY:  # a piece of a later cut text
+                    if len(text) < MAX_CACHED_LENGTH and len(segments) < CACHE_CAPACITY:  # a later text's piece
                         segments[text] = parts
-            ids = list(map(vocab.get, parts))
+            ids = tuple(map(vocab.get, parts))
             if None not in ids and sizes is not None:  # every part a token, its size from its id
-                got = tuple(ids), tuple(parts), tuple(map(sizes.__getitem__, ids))
+                got = ids, tuple(parts), tuple(map(sizes.__getitem__, ids))
             else:
-                got = self._unknown_columns(text, ids, parts)
+                got = self._unknown_columns(text, list(ids), parts)
                 if got is None:
                     return None
         if len(text) < MAX_CACHED_LENGTH and len(self._columns) < CACHE_CAPACITY:
@@ -347,22 +348,30 @@ class RankBPE(VocabModel):
 
     def _inert_split(self, text: str) -> tuple[list | None, list[str]]:
         """``rank_merge(text)`` with each run of characters outside ``_letters`` as one part (they
-        never merge, so the runs between them merge on their own, and a fused unknown token is the
-        run's text), and the parts' ids: the unknown id for those runs, ``None`` for the ids when a
-        merged part has none (``word_columns`` then fuses as ``_word`` does).
+        never merge, so the runs between them merge on their own, kept as ``_cut_merge``'s pieces,
+        and a fused unknown token is the run's text), and the parts' ids: the unknown id for those
+        runs, ``None`` for the ids when a merged part has none (``word_columns`` then fuses as ``_word`` does).
         ``_inert_split("xa")`` is ``([0, 1], ["x", "a"])`` with "x" outside, "a" id 1, "<unk>" id 0."""
         ids: list | None = []
         parts: list[str] = []
         vocab, rank_of, unranked, letters = self.vocab, self._rank.get, self._unranked, self._letter_set
+        segments = self._segments
         unk = vocab[self.unk_token]
         for run in self._runs_rx().findall(text):
-            if run[0] in letters:
-                merged = _scan_merge(list(run), rank_of, unranked) if len(run) > 1 else [run]
-                parts += merged
-                ids += map(vocab.get, merged)
-            else:
+            if run[0] not in letters:
                 parts.append(run)
                 ids.append(unk)
+                continue
+            if len(run) == 1:
+                merged = (run,)
+            else:
+                merged = segments.get(run)
+                if merged is None:
+                    merged = tuple(rank_merge(run, rank_of, unranked))
+                    if len(run) < MAX_CACHED_LENGTH and len(segments) < CACHE_CAPACITY:
+                        segments[run] = merged
+            parts += merged
+            ids += map(vocab.get, merged)
         return (None if None in ids else ids), parts
 
     def _runs_rx(self):
