@@ -26,6 +26,9 @@ MAX_CACHED_LENGTH = 256  # characters; as the BPE model, longer pieces are not c
 
 
 _NO_RANK = float("inf")
+# Ranks (and tokens); above it word_columns merges without cuts and sizes tokens by their text
+# (_pair_table: 0.6 ms for a 1,000-piece .model, on the cold pass's first word).
+PAIR_TABLE_MAX = 16_384
 SCAN_MAX = 48  # symbols; a word up to this long merges by rescanning its pairs, a longer one by a heap
 
 
@@ -50,7 +53,12 @@ def _scan_merge(parts: list[str], rank_of, unranked=_NO_RANK) -> list[str]:
     for a pair without a rank, as ``dict.get`` does: one call per pair and no ``None`` test (and
     with int ranks an int ``unranked`` compares faster than ``inf``).
     ``_scan_merge(list("aab"), {"aa": 1, "ab": 0}.get) == ["a", "ab"]``."""
-    ranks = list(map(rank_of, map(add, parts, parts[1:]), repeat(unranked)))
+    return _merge_ranked(parts, list(map(rank_of, map(add, parts, parts[1:]), repeat(unranked))), rank_of, unranked)
+
+
+def _merge_ranked(parts: list[str], ranks: list, rank_of, unranked) -> list[str]:
+    """``_scan_merge`` from the ranks of ``parts``' pairs, already looked up (``ranks[i]`` is
+    ``parts[i] + parts[i + 1]``'s). ``_merge_ranked(list("aab"), [1, 0], {"aa": 1, "ab": 0}.get, 2) == ["a", "ab"]``."""
     while ranks:
         low = min(ranks)
         if low == unranked:
@@ -62,6 +70,36 @@ def _scan_merge(parts: list[str], rank_of, unranked=_NO_RANK) -> list[str]:
             ranks[i - 1] = rank_of(parts[i - 1] + parts[i], unranked)
         if i < len(ranks):
             ranks[i] = rank_of(parts[i] + parts[i + 1], unranked)
+    return parts
+
+
+def _cut_merge(text: str, ranks: list, cut: int, rank_of, unranked, segments: dict) -> list[str]:
+    """``rank_merge(text)`` for a text cut where ``ranks`` (its pairs' ranks) holds ``cut``: two
+    characters that no ranked text holds side by side, so no merge ever joins the parts around
+    them and each piece between two cuts merges on its own (kept in ``segments``, per piece, but
+    for long ones: as the word caches, a long piece rarely repeats).
+    ``_cut_merge("abxab", [0, -1, -1, 0], -1, {"ab": 0}.get, 1, {}) == ["ab", "x", "ab"]``."""
+    ranks.append(cut)  # the text's end
+    n = len(text)
+    parts: list[str] = []
+    start = 0
+    while start < n:
+        stop = ranks.index(cut, start) + 1
+        if stop - start == 1:
+            parts.append(text[start])
+        else:
+            piece = text[start:stop]
+            got = segments.get(piece)
+            if got is None:
+                if stop - start > SCAN_MAX:
+                    got = rank_merge(piece, rank_of, unranked)
+                else:
+                    got = _merge_ranked(list(piece), ranks[start:stop - 1], rank_of, unranked)
+                got = tuple(got)
+                if stop - start < MAX_CACHED_LENGTH and len(segments) < CACHE_CAPACITY:
+                    segments[piece] = got
+            parts += got
+        start = stop
     return parts
 
 
@@ -166,6 +204,8 @@ class RankBPE(VocabModel):
         self._inverse = {i: t for t, i in self.vocab.items()}
         self._cache: dict[str, list] = {}
         self._columns: dict[str, tuple] = {}  # word_columns per text
+        self._segments: dict[str, tuple] = {}  # _cut_merge's pieces, merged
+        self._pairs: tuple | None = None  # _pair_table()
         self._letter_set: frozenset | None = None
         self._letter_runs = None
 
@@ -229,29 +269,73 @@ class RankBPE(VocabModel):
         vocab = self.vocab
         if not text or (self.ignore_merges and text in vocab) or text in self._atoms:
             return None
-        ids = None
-        if len(text) > SCAN_MAX:
-            parts = rank_merge(text, self._rank.get, self._unranked)
-        elif (self.fuse_unk and self.unk_keeps_text and not self.byte_fallback and self.unk_token is not None
-              and not self._letters.issuperset(text)):  # sentencepiece's unknown text: one token, its own text
+        if (self.fuse_unk and self.unk_keeps_text and not self.byte_fallback and self.unk_token is not None
+                and not (self._letter_set or self._letters).issuperset(text)):  # sentencepiece's unknown text: one token, its own text
             ids, parts = self._inert_split(text)
+            got = self._unknown_columns(text, list(map(vocab.get, parts)) if ids is None else ids, parts)
         else:
-            parts = _scan_merge(list(text), self._rank.get, self._unranked)
-        if ids is None:
-            ids = list(map(vocab.get, parts))
+            table, missing, cut, sizes = self._pairs or self._pair_table()
+            segments = self._segments
+            parts = segments.get(text)  # met before as a piece of a cut text
+            if parts is None:
+                rank_of, unranked = self._rank.get, self._unranked
+                ranks = list(map(table.get, map(add, text, text[1:]), repeat(missing)))
+                if cut in ranks:
+                    parts = _cut_merge(text, ranks, cut, rank_of, unranked, segments)
+                else:
+                    parts = tuple(rank_merge(text, rank_of, unranked) if len(text) > SCAN_MAX
+                                  else _merge_ranked(list(text), ranks, rank_of, unranked))
+                    if len(text) < MAX_CACHED_LENGTH and len(segments) < CACHE_CAPACITY:  # a later text's piece
+                        segments[text] = parts
+            ids = tuple(map(vocab.get, parts))
+            if None not in ids and sizes is not None:  # every part a token, its size from its id
+                got = ids, tuple(parts), tuple(map(sizes.__getitem__, ids))
+            else:
+                got = self._unknown_columns(text, list(ids), parts)
+                if got is None:
+                    return None
+        if len(text) < MAX_CACHED_LENGTH and len(self._columns) < CACHE_CAPACITY:
+            self._columns[text] = got
+        return got
+
+    def _unknown_columns(self, text: str, ids: list, parts: list[str]) -> tuple | None:
+        """``word_columns`` for merged ``parts`` some of which may have no id (``None``)."""
         if None in ids:
             if self.byte_fallback or self.unk_token is None or not self.unk_keeps_text:
                 return None
-            unk = vocab[self.unk_token]
+            unk = self.vocab[self.unk_token]
             if self.fuse_unk:  # a run of unknown symbols is one token
                 runs = [(unk, "".join(group)) if id_ is None else (id_, group) for id_, group in _runs(ids, parts)]
                 ids, parts = [r[0] for r in runs], [r[1] for r in runs]
             else:
                 ids = [unk if id_ is None else id_ for id_ in ids]
-        got = tuple(ids), tuple(parts), utf8_lengths(text, parts)
-        if len(text) < MAX_CACHED_LENGTH and len(self._columns) < CACHE_CAPACITY:
-            self._columns[text] = got
-        return got
+        return tuple(ids), tuple(parts), utf8_lengths(text, parts)
+
+    def _pair_table(self) -> tuple[dict, int, int, list | None]:
+        """``(table, missing, cut, sizes)``, built on first use. ``table`` maps two characters to
+        their rank, or to ``_unranked`` where only a longer ranked text holds them, and ``missing``
+        is ``cut`` (below every rank): no merge ever joins across two characters it stands for
+        (``_cut_merge``). With more ranks than ``PAIR_TABLE_MAX`` the table is the ranks themselves
+        and ``missing`` is ``_unranked`` (no cuts: listing the pairs would cost a cold pass more
+        than it saves). ``sizes[id]`` is the token's UTF-8 length (``None`` where ids are not one
+        per token, are sparse, or are more than ``PAIR_TABLE_MAX``)."""
+        ranks, unranked = self._rank, self._unranked
+        cut = min(0, min(ranks.values(), default=0)) - 1
+        if len(ranks) > PAIR_TABLE_MAX:
+            table, missing = ranks, unranked
+        else:
+            table = dict.fromkeys({text[i:i + 2] for text in ranks for i in range(len(text) - 1)}, unranked)
+            table.update((text, r) for text, r in ranks.items() if len(text) == 2)
+            missing = cut
+        sizes = None
+        inverse = self._inverse
+        if (len(inverse) == len(self.vocab) <= PAIR_TABLE_MAX
+                and all(type(i) is int and 0 <= i <= 2 * len(inverse) + 256 for i in inverse)):
+            sizes = [0] * (max(inverse) + 1)
+            for i, token in inverse.items():
+                sizes[i] = len(token.encode("utf-8", "surrogatepass"))
+        self._pairs = table, missing, cut, sizes
+        return self._pairs
 
     @property
     def _letters(self) -> frozenset:
@@ -264,22 +348,30 @@ class RankBPE(VocabModel):
 
     def _inert_split(self, text: str) -> tuple[list | None, list[str]]:
         """``rank_merge(text)`` with each run of characters outside ``_letters`` as one part (they
-        never merge, so the runs between them merge on their own, and a fused unknown token is the
-        run's text), and the parts' ids: the unknown id for those runs, ``None`` for the ids when a
-        merged part has none (``word_columns`` then fuses as ``_word`` does).
+        never merge, so the runs between them merge on their own, kept as ``_cut_merge``'s pieces,
+        and a fused unknown token is the run's text), and the parts' ids: the unknown id for those
+        runs, ``None`` for the ids when a merged part has none (``word_columns`` then fuses as ``_word`` does).
         ``_inert_split("xa")`` is ``([0, 1], ["x", "a"])`` with "x" outside, "a" id 1, "<unk>" id 0."""
         ids: list | None = []
         parts: list[str] = []
         vocab, rank_of, unranked, letters = self.vocab, self._rank.get, self._unranked, self._letter_set
+        segments = self._segments
         unk = vocab[self.unk_token]
         for run in self._runs_rx().findall(text):
-            if run[0] in letters:
-                merged = _scan_merge(list(run), rank_of, unranked) if len(run) > 1 else [run]
-                parts += merged
-                ids += map(vocab.get, merged)
-            else:
+            if run[0] not in letters:
                 parts.append(run)
                 ids.append(unk)
+                continue
+            if len(run) == 1:
+                merged = (run,)
+            else:
+                merged = segments.get(run)
+                if merged is None:
+                    merged = tuple(rank_merge(run, rank_of, unranked))
+                    if len(run) < MAX_CACHED_LENGTH and len(segments) < CACHE_CAPACITY:
+                        segments[run] = merged
+            parts += merged
+            ids += map(vocab.get, merged)
         return (None if None in ids else ids), parts
 
     def _runs_rx(self):
