@@ -47,3 +47,21 @@ def test_finalize_leaves_own_sequences_and_fills_inserted_ones():
     set_ranges(enc, {0: (0, 2)})
     finalize_sequence_ids(enc)
     assert enc.sequence_ids == [0, 0, None]
+
+
+def test_lazy_fields_read_through_the_class_attribute_once_and_then_from_the_dict():
+    from tokcore.core.encoding import EncodeResult
+
+    fast, ref = fast_pairs.pair_for("sentencepiece", "botchan_en_bpe_1000.model")
+    line = "It was a fine day, said he."
+    fast.encode_result(line)
+    want = ref.encode_result(line, return_offsets=True, return_masks=True)
+    for name in ("ids", "tokens", "offsets", "original_offsets", "word_ids", "sequence_ids", "tokenization_text",
+                 "attention_mask", "special_tokens_mask", "token_type_ids", "overflowing"):
+        got = fast.encode_result(line, return_offsets=True, return_masks=True)
+        assert name not in got.__dict__ or name == "ids"
+        assert getattr(got, name) == getattr(want, name), name  # first read: the class attribute fills it
+        assert got.__dict__[name] == getattr(want, name)
+        assert got == want
+    # On the class, and for a name that is no field, there is still no such attribute.
+    assert not hasattr(EncodeResult, "ids") and not hasattr(want, "no_such_field")
