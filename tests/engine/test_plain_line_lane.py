@@ -65,3 +65,16 @@ def test_lazy_fields_read_through_the_class_attribute_once_and_then_from_the_dic
         assert got == want
     # On the class, and for a name that is no field, there is still no such attribute.
     assert not hasattr(EncodeResult, "ids") and not hasattr(want, "no_such_field")
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts=st.lists(st.integers(0, 70), min_size=1, max_size=12), first=st.integers(0, 5))
+def test_emit_words_numbers_each_words_tokens_and_skips_a_word_without_any(counts, first):
+    from tokcore.fast.encode import emit_words
+
+    # One-piece word entries of ``count`` one-byte tokens each (a word may have none).
+    ents = [(tuple(range(c)), ("t",) * c, (1,) * c, (0,) * c, 1, c, c, None, None) for c in counts]
+    words: list = []
+    after = emit_words((ents, None, None, False), "", 0, None, 0, True, None, [], [], words, first)
+    assert words == [first + k for k, c in enumerate(counts) for _ in range(c)]
+    assert after == first + len(counts)

@@ -194,7 +194,17 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     ks = list(map(_K, ents))
     n_words = sum(ks)
     if n_words == len(ents):  # one piece per word (the common case)
-        words.extend(chain.from_iterable(map(repeat, range(word, word + n_words), counts)))
+        try:
+            # Each word's tokens as a 1 (its first) and 0s: their running sum after ``word - 1`` is
+            # the tokens' word ids, with no iterator made per word (repeat parses its arguments).
+            # A word without tokens (None: it would not advance the sum) or with very many declines.
+            flags = list(chain.from_iterable(map(_FIRST_FLAGS.__getitem__, counts)))
+        except (IndexError, TypeError):
+            words.extend(chain.from_iterable(map(repeat, range(word, word + n_words), counts)))
+        else:
+            ids_of_words = accumulate(flags, initial=word - 1)
+            next(ids_of_words)
+            words.extend(ids_of_words)
     else:
         firsts = accumulate(ks, initial=word)
         token_firsts = chain.from_iterable(map(repeat, firsts, counts))
@@ -265,3 +275,5 @@ def entry_stops(entry: tuple) -> tuple:
 
 
 _IDS, _TOKS, _LENS, _WOFS, _K, _N, _NBYTES = (itemgetter(i) for i in range(7))
+# Per token count: a word's first-token flags, (1, 0, ..., 0); None for a word without tokens.
+_FIRST_FLAGS = [None, *((1,) + (0,) * (n - 1) for n in range(1, 64))]
