@@ -397,7 +397,7 @@ spaced_lines = st.lists(st.sampled_from(ASCII_WORDS), max_size=12).map(" ".join)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=spaced_lines)
 def test_metaspace_words_split_at_spaces_equal_the_reference(name, text):
-    # fast_encode.spaced_word_ids finds Metaspace's words with str.split; the first encoding of
+    # fast_encode.spaced_cached_entries finds Metaspace's words with str.split; the first encoding of
     # a line may miss the word caches (spaced_entries), the second one reads them.
     fast, ref = fast_pairs.pair_for(*name.split(":"))
     want = ref.encode_result(text, return_offsets=True, return_masks=True)
@@ -408,7 +408,7 @@ def test_metaspace_words_split_at_spaces_equal_the_reference(name, text):
 
 @pytest.mark.parametrize("name", ["hf:trained/t5_style_unigram.json", "sentencepiece:bpe_nfkc"])
 def test_plain_lines_take_the_split_and_fill_ids_alone(name, request):
-    from tokcore.fast.encode import spaced_word_ids
+    from tokcore.fast.encode import spaced_cached_entries
 
     if name.startswith("hf:"):
         fast, ref = fast_pairs.pair_for(*name.split(":"))
@@ -422,7 +422,7 @@ def test_plain_lines_take_the_split_and_fill_ids_alone(name, request):
     assert ("tokenization_text" in res.__dict__) == name.startswith("hf:")
     assert res.tokenization_text == ref.encode_result(text).tokenization_text
     plan = lane_for(fast).plan
-    assert spaced_word_ids(plan, res.tokenization_text) == res.__dict__["_words"]
+    assert spaced_cached_entries(plan, res.tokenization_text) == res.__dict__["_words"]
     assert res.ids == ref.encode_result(text).ids
     assert "tokens" not in res.__dict__ and "_source" in res.__dict__  # the ids alone were built
     assert res == ref.encode_result(text, return_offsets=True)

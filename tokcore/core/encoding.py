@@ -249,3 +249,26 @@ def contract_span(span: Optional[tuple[int, int]]) -> Span:
 # to their class defaults, None).
 _LAZY_FIELDS = frozenset(("ids", "tokenization_text", "tokens", "offsets", "original_offsets", "special_tokens_mask", "attention_mask",
                           "token_type_ids", "word_ids", "sequence_ids", "overflowing"))
+
+
+class _LazyField:
+    """A lazy field's class attribute, set after ``@dataclass`` has read the class: Python looks
+    in the result's ``__dict__`` first (a non-data descriptor), so a filled field reads as a plain
+    attribute, and an unfilled one comes here instead of failing the lookup first (an
+    ``AttributeError`` made, its message formatted, and dropped before ``__getattr__`` runs:
+    about a fifth of reading a short lane result's ids)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, result, owner=None):
+        if result is None:  # on the class, as before: no such attribute
+            raise AttributeError(f"type object {owner.__name__!r} has no attribute {self.name!r}")
+        return result.__getattr__(self.name)
+
+
+for _name in _LAZY_FIELDS:
+    setattr(EncodeResult, _name, _LazyField(_name))
+del _name

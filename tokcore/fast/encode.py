@@ -22,7 +22,7 @@ from ..core.offsets import char_to_byte_table
 from .plan import WordPlan, _entry, word_plan
 
 __all__ = ["CHUNK_CHARS", "document_entries", "emit_words", "encode_words", "entry_starts", "entry_stops",
-           "spaced_entries", "spaced_word_ids", "word_entries", "word_plan"]
+           "spaced_cached_entries", "spaced_entries", "word_entries", "word_plan"]
 
 
 
@@ -68,11 +68,11 @@ def word_entries(plan: WordPlan, seg: str, byte_start: int) -> tuple | None:
     return ents, found_words, starts, prefixed
 
 
-def spaced_entries(plan: WordPlan, seg: str, byte_start: int, ids: bool = False) -> list | None:
-    """The entries (or with ``ids``, the token ids) of ``seg``'s words for a Metaspace plan
-    when ``seg`` holds only one of its two separators (``" "`` and the replacement), else ``None``.
-    The words are then the text before the first separator and each separator with the chunk
-    after it, which ``str.split`` finds faster than the regex.
+def spaced_entries(plan: WordPlan, seg: str, byte_start: int) -> list | None:
+    """The entries of ``seg``'s words for a Metaspace plan when ``seg`` holds only one of its two
+    separators (``" "`` and the replacement), else ``None``. The words are then the text before
+    the first separator and each separator with the chunk after it, which ``str.split`` finds
+    faster than the regex.
 
     ``"Hi there"`` -> the entries of ``"Hi"`` (the first word) and ``" there"``.
     """
@@ -80,34 +80,32 @@ def spaced_entries(plan: WordPlan, seg: str, byte_start: int, ids: bool = False)
     if sep is None:
         return None
     chunks = seg.split(sep)
-    got = list(map(plan.separators[sep][ids].get, chunks))
+    got = list(map(plan.separators[sep].get, chunks))
     if None in got:  # cache misses (the first chunk is done below)
         for i, g in enumerate(got):
             if g is None and i:
-                e = _mirrored(plan, sep, chunks[i])
-                got[i] = e[0] if ids else e
+                got[i] = _mirrored(plan, sep, chunks[i])
     head = chunks[0]
     at_origin = plan.origin_matters and byte_start == 0
     if head:
         if at_origin:
-            e = plan.first.get(head) or _entry(plan, head, True, 0)
+            got[0] = plan.first.get(head) or _entry(plan, head, True, 0)
         else:
-            e = plan.cache.get(head) or _entry(plan, head, False, 1)
-        got[0] = e[0] if ids else e
+            got[0] = plan.cache.get(head) or _entry(plan, head, False, 1)
     else:
         del got[0]
         if got and at_origin:
             word = sep + chunks[1]
-            e = plan.first.get(word) or _entry(plan, word, True, 0)
-            got[0] = e[0] if ids else e
+            got[0] = plan.first.get(word) or _entry(plan, word, True, 0)
     return got
 
 
-def spaced_word_ids(plan: WordPlan, text: str, *, escaped: bool = False) -> list | None:
-    """``spaced_entries(plan, text, 0, ids=True)`` when every word of the tokenization text
-    ``text`` is cached already, else ``None``: the common case in one pass. With ``escaped``,
+def spaced_cached_entries(plan: WordPlan, text: str, *, escaped: bool = False) -> list | None:
+    """``spaced_entries(plan, text, 0)`` when every word of the tokenization text ``text`` is
+    cached already, else ``None``: the common case in one pass, each word looked up once (the
+    result's ids and its other lists are both read from these entries). With ``escaped``,
     ``text`` is a plain line (``fast_views.plain_line``), whose tokenization text is ``fast_views.escape(text)``.
-    ``spaced_word_ids(plan, "Hi there") == [<ids of "Hi" first>, <ids of " there">]``.
+    ``spaced_cached_entries(plan, "Hi there") == [<entry of "Hi" first>, <entry of " there">]``.
     """
     if escaped:  # "▁" + the line with its spaces as "▁": the line's chunks, each after a "▁"
         sep = plan.replacement
@@ -128,10 +126,9 @@ def spaced_word_ids(plan: WordPlan, text: str, *, escaped: bool = False) -> list
             return None
     if first is None or not plan.origin_matters:
         return None
-    words = list(map(plan.separators[sep][1].get, chunks))
-    words[0] = first[0]
-    # A miss is None; an empty tuple (a word without tokens) also takes the complete path.
-    return words if all(words) else None
+    words = list(map(plan.separators[sep].get, chunks))
+    words[0] = first
+    return None if None in words else words
 
 
 def _separator(plan: WordPlan, text: str) -> str | None:
@@ -142,13 +139,11 @@ def _separator(plan: WordPlan, text: str) -> str | None:
 
 
 def _mirrored(plan: WordPlan, sep: str, chunk: str) -> tuple:
-    """The entry of ``sep + chunk``, also kept by ``chunk`` (with its ids) when the plan caches it."""
+    """The entry of ``sep + chunk``, also kept by ``chunk`` when the plan caches it."""
     word = sep + chunk
     entry = plan.cache.get(word) or _entry(plan, word, False, 1)
     if word in plan.cache:
-        entries, ids = plan.separators[sep]
-        entries[chunk] = entry
-        ids[chunk] = entry[0]
+        plan.separators[sep][chunk] = entry
     return entry
 
 
@@ -199,7 +194,17 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
     ks = list(map(_K, ents))
     n_words = sum(ks)
     if n_words == len(ents):  # one piece per word (the common case)
-        words.extend(chain.from_iterable(map(repeat, range(word, word + n_words), counts)))
+        try:
+            # Each word's tokens as a 1 (its first) and 0s: their running sum after ``word - 1`` is
+            # the tokens' word ids, with no iterator made per word (repeat parses its arguments).
+            # A word without tokens (None: it would not advance the sum) or with very many declines.
+            flags = list(chain.from_iterable(map(_FIRST_FLAGS.__getitem__, counts)))
+        except (IndexError, TypeError):
+            words.extend(chain.from_iterable(map(repeat, range(word, word + n_words), counts)))
+        else:
+            ids_of_words = accumulate(flags, initial=word - 1)
+            next(ids_of_words)
+            words.extend(ids_of_words)
     else:
         firsts = accumulate(ks, initial=word)
         token_firsts = chain.from_iterable(map(repeat, firsts, counts))
@@ -270,3 +275,5 @@ def entry_stops(entry: tuple) -> tuple:
 
 
 _IDS, _TOKS, _LENS, _WOFS, _K, _N, _NBYTES = (itemgetter(i) for i in range(7))
+# Per token count: a word's first-token flags, (1, 0, ..., 0); None for a word without tokens.
+_FIRST_FLAGS = [None, *((1,) + (0,) * (n - 1) for n in range(1, 64))]

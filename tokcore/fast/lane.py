@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 from array import array
 from itertools import chain
+from operator import itemgetter
 
 from ..core.encoding import EncodeResult, Encoding
 from ..core.errors import check_text
@@ -32,10 +33,10 @@ from ..core.spans import SpanColumn
 from ..models.bpe import BPE, byte_token
 from ..processors.merge import build_single, single_around
 from ..processors.standard import post_process
-from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_entries, spaced_word_ids, word_plan
+from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_cached_entries, spaced_entries, word_plan
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
 
-_IDS_OF = __import__("operator").itemgetter(0)
+_IDS_OF = itemgetter(0)
 _NO_MAPPER = (lambda raw: None)  # noqa: E731 - a deferred view without an arithmetic mapper
 
 
@@ -69,7 +70,7 @@ class Lane:
             if found is not None:
                 self.raw_lengths = self.deferred_view.raw_lengths(*found)
         # Whether plain lines take _plain_line: sentencepiece's view split by Metaspace at its
-        # "▁" gives the raw line's chunks (fast_encode.spaced_word_ids).
+        # "▁" gives the raw line's chunks (fast_encode.spaced_cached_entries).
         self.escaped = type(self.deferred_view) is SentencePieceText and plan.replacement == "\u2581"
         self.plan = plan
         # The template's special ids before and after the sequence (add_special_tokens True/False),
@@ -125,11 +126,11 @@ class Lane:
         if not view:
             return None
         plan = self.plan
-        words = None  # the words' ids, when found by str.split
+        words = None  # the words' entries, when found by str.split
         if plan.separators is not None and len(view) <= CHUNK_CHARS:
-            words = spaced_word_ids(plan, view)
+            words = spaced_cached_entries(plan, view)
             if words is None:  # a word not cached yet, or both separators in the text
-                words = spaced_entries(plan, view, 0, ids=True)
+                words = spaced_entries(plan, view, 0)
         if words is not None:
             if moved is None or moved is _DEFERRED:
                 # Nothing of its own to keep: one shared source per set of options (fewer objects).
@@ -155,9 +156,9 @@ class Lane:
         raw_rx, norm_rx = self.scans[split]
         if norm_rx is not None or (raw_rx is not None and raw_rx.search(text) is not None) or len(text) >= CHUNK_CHARS:
             return None  # an added token to look for in the view, or one in the text; a long text
-        words = spaced_word_ids(self.plan, text, escaped=True)
+        words = spaced_cached_entries(self.plan, text, escaped=True)
         if words is None:  # a word not cached yet: found (and cached) as encode finds it in the view
-            words = spaced_entries(self.plan, escape(text), 0, ids=True)
+            words = spaced_entries(self.plan, escape(text), 0)
             if words is None:
                 return None
         # Without trimming its spans stay 1-based from the start; plain_line_originals maps them.
@@ -234,7 +235,7 @@ class _Rest:
             words = result.get("_words")
             if words is None:  # another thread has filled every list meanwhile
                 return result["ids"]
-            flat = chain.from_iterable(words)
+            flat = chain.from_iterable(map(_IDS_OF, words))
         return list(chain(before, flat, after))
 
     def view(self, result: dict) -> str:
@@ -247,8 +248,11 @@ class _Rest:
             view = self.view(result)
         lane, need, raw = self.lane, self.offsets, result["raw_text"]
         found = self.found
-        if found is None:  # the ids came from spaced_ids: the same words' entries
-            found = (spaced_entries(lane.plan, view, 0), None, None, False)
+        if found is None:  # the words' entries, found by str.split when the text was encoded
+            words = result.get("_words")
+            if words is None:  # another thread has emitted them meanwhile: found again
+                words = spaced_entries(lane.plan, view, 0)
+            found = (words, None, None, False)
         elif found is _TAKEN:  # another thread is reading this result's lists: find them again
             found = document_entries(lane.plan, view)
         else:

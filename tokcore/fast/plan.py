@@ -63,9 +63,9 @@ class WordPlan:
         self.first: dict[str, tuple] = {}  # words carrying the inserted prefix, or at the text's start
         self.cut = cut  # (text, at) -> first index >= at where the text can be cut between words, or None
         # Metaspace's split: a word starts at " " and at its replacement (see spaced_entries); per
-        # separator, the entry of separator + chunk and its ids, keyed by the chunk alone.
+        # separator, the entry of separator + chunk, keyed by the chunk alone.
         self.replacement = replacement
-        self.separators = None if replacement is None else {" ": ({}, {}), replacement: ({}, {})}
+        self.separators = None if replacement is None else {" ": {}, replacement: {}}
         # For plain BPE whose word is one piece (the word itself, or its byte characters):
         # what _lean_entry needs to skip the general per-token mapping (see _lean_for).
         self.lean = None

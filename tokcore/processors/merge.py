@@ -60,8 +60,10 @@ def finalize_sequence_ids(enc: Encoding) -> None:
     ``Encoding.sequence_ids`` ``[None, 0, None]`` with ranges ``{0: (1, 2)}`` stays as it is;
     a pad appended to an encoding without ranges reads 0, as in HF.
     """
-    hf = hf_sequence_ids(ranges_of(enc), len(enc))
-    enc.sequence_ids = [own if own is not None else theirs for own, theirs in zip(enc.sequence_ids, hf)]
+    # Every token with a sequence of its own (a single text without a processor): nothing to take.
+    if None in enc.sequence_ids:
+        hf = hf_sequence_ids(ranges_of(enc), len(enc))
+        enc.sequence_ids = [own if own is not None else theirs for own, theirs in zip(enc.sequence_ids, hf)]
     for o in enc.overflowing:
         finalize_sequence_ids(o)
 
