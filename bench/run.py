@@ -22,6 +22,9 @@ import os
 
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("RAYON_NUM_THREADS", "1")
+# Every load parses its file, as the first load ever does, and nothing is written to the home
+# folder; the "load, cached" rows use a temporary cache of their own (users.load_rows).
+os.environ.setdefault("TOKCORE_CACHE_DIR", "off")
 
 import sys
 import time

@@ -13,6 +13,9 @@ Left out: pairs, truncation and padding (the encode rows of ``run.py`` and the t
 
 from __future__ import annotations
 
+import os
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from bench_common import Table, data_dir, english_text, time_best
@@ -135,20 +138,46 @@ def load_rows(args, table: Table) -> None:
     import tokenizers
 
     import tokcore
+    from tokcore.loaders.parsed_cache import CACHE_FROM_BYTES
 
     D = data_dir()
     repeat = max(3, args.repeat)
     files = [D / "reference/hf/gpt2/tokenizer.json", D / "reference/hf/minilm/tokenizer.json",
              *sorted((D / "reference/hf/trained").glob("*.json"))]
     for path in files:
-        t_ours, t_hf = time_best(lambda: tokcore.load(path), lambda: tokenizers.Tokenizer.from_file(str(path)),
-                                 repeat=repeat, warmup=False)
+        # Parsed: the file read as it is (tokcore's parsed cache off), as on the first load ever.
+        with _cache_dir("off"):
+            t_ours, t_hf = time_best(lambda: tokcore.load(path), lambda: tokenizers.Tokenizer.from_file(str(path)),
+                                     repeat=repeat, warmup=False)
         table.row("load", _short(path), 1 / t_ours, "HF from_file", 1 / t_hf, 1 / 1.5, unit="loads/s")
+        if path.stat().st_size < CACHE_FROM_BYTES:
+            continue
+        # Cached: any later load of the same bytes (tokcore.loaders.parsed_cache), here from a
+        # temporary folder written by one load first.
+        with tempfile.TemporaryDirectory() as folder, _cache_dir(folder):
+            tokcore.load(path)
+            t_ours, t_hf = time_best(lambda: tokcore.load(path), lambda: tokenizers.Tokenizer.from_file(str(path)),
+                                     repeat=repeat, warmup=False)
+        table.row("load, cached", _short(path), 1 / t_ours, "HF from_file", 1 / t_hf, 1 / 1.5, unit="loads/s")
     for path in sorted((D / "reference/sentencepiece").glob("*.model")):
         t_ours, t_sp = time_best(lambda: tokcore.load(path),
                                  lambda: sentencepiece.SentencePieceProcessor(model_file=str(path)),
                                  repeat=repeat, warmup=False)
         table.row("load", _short(path), 1 / t_ours, "spm load", 1 / t_sp, 1 / 5, unit="loads/s")
+
+
+@contextmanager
+def _cache_dir(value: str):
+    """``TOKCORE_CACHE_DIR`` set to ``value`` inside the ``with`` body, as it was after."""
+    before = os.environ.get("TOKCORE_CACHE_DIR")
+    os.environ["TOKCORE_CACHE_DIR"] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["TOKCORE_CACHE_DIR"]
+        else:
+            os.environ["TOKCORE_CACHE_DIR"] = before
 
 
 def _short(path: Path) -> str:

@@ -13,11 +13,21 @@ checkout). Outside CI a missing folder skips the tests that need it; with ``CI=t
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from shared_data import IN_CI, ROOT, require_shared, shared_data_dir  # noqa: F401  (re-exported: see below)
+
+# Tests never write tokcore's parsed-file cache into the home folder: each test process keeps its
+# own, so loads from the cache are exercised too (tokcore.loaders.parsed_cache).
+if "TOKCORE_CACHE_DIR" not in os.environ:
+    os.environ["TOKCORE_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="tokcore-cache-")
+    atexit.register(shutil.rmtree, _CACHE, True)
 
 # IN_CI, ROOT and shared_data_dir stay importable as ``from conftest import ...`` for tests written against the
 # flat layout; new tests import them from shared_data.

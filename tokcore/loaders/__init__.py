@@ -71,9 +71,14 @@ def _sniff(path: Path) -> str | None:
 
 def _load_json(path: Path, options: dict):
     from ..core.tokenizer import Tokenizer
-    from .files import read_json
+    from .files import parse_json_bytes, read_file_bytes
+    from .parsed_cache import read_cached, write_cached
 
-    data = read_json(path)
+    raw = read_file_bytes(path)
+    cached = read_cached(raw, path)  # a large BPE file loaded before: no JSON, no merge pairs
+    if cached is not None:
+        return cached
+    data = parse_json_bytes(raw, path)
     # A token -> id map (GPT-2's vocab.json; it may even hold a token named "model").
     if isinstance(data, dict) and data and all(isinstance(v, int) and not isinstance(v, bool) for v in data.values()):
         merges = path.parent / "merges.txt"
@@ -83,7 +88,9 @@ def _load_json(path: Path, options: dict):
             return load_gpt2_files(path, merges)
         raise TokenizerFileError(path, "this looks like a GPT-2 vocab.json (token -> id) but there is no merges.txt beside it",
                                  fix="Put merges.txt in the same directory, or load the directory.")
-    return Tokenizer.from_dict(data, source=path)
+    tok = Tokenizer.from_dict(data, source=path)
+    write_cached(raw, data, tok)
+    return tok
 
 
 def load_path(path: Path, **options):

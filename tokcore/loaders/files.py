@@ -52,7 +52,11 @@ def read_file_bytes(path: Path) -> bytes:
 
 def read_json(path: Path) -> Any:
     """Parse a JSON file, turning every failure into ``TokenizerFileError`` with line and column."""
-    raw = read_file_bytes(path)
+    return parse_json_bytes(read_file_bytes(path), path)
+
+
+def parse_json_bytes(raw: bytes, path: Path) -> Any:
+    """``read_json`` of a file whose bytes (``raw``) are read already."""
     if not raw.strip():
         raise TokenizerFileError(path, "the file is empty", fix="Pass a tokenizer file with content.")
     try:

@@ -31,6 +31,7 @@ from typing import Iterable
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError, WrongTypeError
 from .bpe_queue import BpeExplainStep, explain_word, queue_merge
+from .merge_table import MergeTable
 
 DEFAULT_CACHE_CAPACITY = 10_000  # as HF: beyond this many words, new words are not cached
 MAX_CACHED_LENGTH = 256  # as HF: longer words are not cached (they rarely repeat)
@@ -172,6 +173,8 @@ class BPE(VocabModel):
 
     def _build_merge_map(self, merges: Iterable) -> tuple[dict[tuple[int, int], int], list[int]]:
         """(left id, right id) -> rank, and the new id by rank; a repeated pair keeps its last rank, as HF."""
+        if type(merges) is MergeTable:  # built already, by an earlier load of the same file
+            return merges.ranks, merges.made
         vocab = self.vocab
         prefix = self.continuing_subword_prefix or ""
         if not prefix:
