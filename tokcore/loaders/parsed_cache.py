@@ -7,8 +7,9 @@ built (its vocabulary, its map of id pairs to ranks, the merged id by rank) in a
 and later loads of the same bytes, in any process, read that instead. The file:
 
 - is keyed by the SHA-256 of the tokenizer file's bytes: another file, or one byte changed, is a miss;
-- carries the cache format, tokcore's version and a stamp of the code that builds what it holds
-  (``_code_stamp``): a new tokcore or an edited model reads nothing an older one wrote;
+- carries the cache format and a stamp of the code that builds what it holds (``_code_stamp``,
+  a digest of those modules' sources): a new tokcore or an edited model reads nothing an older
+  one wrote;
 - holds JSON (the rest of the tokenizer, as the file had it) and arrays of unsigned 32-bit ints and
   UTF-8 text, checked by a BLAKE2b digest of its payload: never a pickle, nothing evaluated;
 - is written atomically (a temporary file renamed into place), and any failure to read or write it
@@ -124,7 +125,7 @@ def _pack(data: dict, model: BPE) -> bytes:
     ]
     payload = text + b"".join(s.tobytes() for s in sections)
     header = {
-        "format": FORMAT, "tokcore": _version(), "code": _code_stamp(), "byteorder": sys.byteorder,
+        "format": FORMAT, "code": _code_stamp(), "byteorder": sys.byteorder,
         "separator": sep, "sizes": [len(text), len(tokens), len(pairs), len(model._made)],
         "payload_blake2b": hashlib.blake2b(payload).hexdigest(), "tokenizer": rest,
     }
@@ -141,8 +142,8 @@ def _unpack(blob: bytes) -> dict | None:
     at += _HEADER_LEN
     header = json.loads(blob[at:at + size].decode("utf-8"))
     at += size
-    if (not isinstance(header, dict) or header.get("format") != FORMAT or header.get("tokcore") != _version()
-            or header.get("code") != _code_stamp() or header.get("byteorder") != sys.byteorder):
+    if (not isinstance(header, dict) or header.get("format") != FORMAT or header.get("code") != _code_stamp()
+            or header.get("byteorder") != sys.byteorder):
         return None
     payload = memoryview(blob)[at:]
     if hashlib.blake2b(payload).hexdigest() != header.get("payload_blake2b"):
@@ -169,18 +170,13 @@ def _unpack(blob: bytes) -> dict | None:
     return data
 
 
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
-
-
 _STAMP: list = []
 
 
 def _code_stamp() -> str:
     """A digest of the sources that build what the cache holds (BPE's merge map, this format), so a
-    changed tokcore never reads an older layout; tokcore's version alone when they cannot be read."""
+    changed tokcore never reads an older layout; without readable sources (a zipped install), a
+    stamp that never matches one written by a readable tree, and the format number alone after."""
     if not _STAMP:
         from ..models import bpe, merge_table
 
@@ -190,5 +186,5 @@ def _code_stamp() -> str:
                 digest.update(Path(module.__file__).read_bytes())
             _STAMP.append(digest.hexdigest())
         except (OSError, TypeError, AttributeError):
-            _STAMP.append("version-only")
+            _STAMP.append("no-sources")
     return _STAMP[0]
