@@ -1,8 +1,11 @@
-"""Viterbi's forward pass of ``Unigram`` (HF tokenizers' ``encode_optimized``) and the piece trie it walks.
+"""Viterbi's forward pass of ``Unigram`` (HF tokenizers' ``encode_optimized``) and the tries it walks.
 
-One best (score, start, id) per end position, filled left to right over a character trie of the
-pieces (``piece_trie``): a candidate replaces only a strictly better one, so of equal path scores
-the earliest start wins, as in HF tokenizers and sentencepiece.
+One best path's last node per end position, filled left to right: ``forward_gathered`` gathers each
+end's candidates through a trie of the pieces' reversed texts (``end_trie``) and keeps the winner's
+piece (length, id, text, UTF-8 length), which the word's columns are read from; ``forward_pushed``
+pushes each start's candidates forward through a trie of the pieces (``piece_trie``), for a model
+with a non-finite score. Of equal path scores the earliest start wins, as in HF tokenizers and
+sentencepiece.
 """
 
 from __future__ import annotations
