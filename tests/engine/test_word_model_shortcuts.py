@@ -6,8 +6,8 @@ straightforward algorithm it replaces (written out here) and with HF tokenizers:
 - ``WordPiece._split`` bounds the lengths it tries (every length up to 32 characters, then the
   longest entry's; past enough missed lookups, the longest entry per first character): against
   the textbook greedy longest match (``test_wordpiece_search_bounds.py`` breaks each bound);
-- ``Unigram._best_tokens`` reads the tokens straight off the best path and ``_forward`` starts
-  each position with its one-character piece: against the lattice's own Viterbi
+- ``Unigram._best_tokens`` reads the tokens straight off the best path (``word_columns``, over the
+  winners gathered per end position): against the lattice's own Viterbi
   (``tokcore.models.lattice``) and ``_emit(_viterbi_segments)``;
 - ``BertPreTokenizer`` and ``Metaspace`` answer a piece that needs no split without the regex:
   against the regex split.

@@ -1,6 +1,6 @@
 """Cold words of WordPiece and HF Unigram plans: the shortcuts that build a new word's entry.
 
-- ``Unigram._forward`` walks a character trie of the pieces; its best path must be the lattice's
+- ``Unigram._winners`` walks a character trie of the pieces' reversed texts; its best path must be the lattice's
   Viterbi path (``Lattice.viterbi``, built from the prefix map) on random vocabularies, where
   pieces share prefixes that are no pieces, scores tie and characters have no piece at all.
 - ``plan.split`` (the model's split without its word cache) feeds ``_split_entry``; each entry

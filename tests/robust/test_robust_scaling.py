@@ -148,7 +148,7 @@ class CountingDict(dict):
 
 
 def counted_trie(level: dict, tally: list) -> dict:
-    """A copy of a Unigram piece trie (``Unigram._piece_trie``) whose every level adds its
+    """A copy of a Unigram piece trie (``Unigram._end_trie``'s) whose every level adds its
     lookups to ``tally[0]``."""
 
     class Level(dict):
@@ -195,7 +195,7 @@ def test_unigram_lattice_work_per_character_is_bounded_by_the_longest_piece():
     model = tok.model
     longest = max(len(p) for p, _ in model.vocab)
     tally = [0]
-    model._trie = counted_trie(model._piece_trie(), tally)  # the forward pass's only lookups
+    model._winner_trie = counted_trie(model._end_trie(), tally)  # the forward pass's only lookups
     for n in (5000, 20000):
         tally[0] = 0
         model._cache.clear()

@@ -101,10 +101,13 @@ def _piece_bytes(plan, model) -> None:
 
     if isinstance(model, Unigram):
         plan.piece_bytes = _CoveredBytes("")
-        if plan.quick is _verbatim:  # the word is the model's text: its tokens word by word
-            plan.by_word = getattr(model, "word_columns", None)
-        if type(model) is Unigram and model._fused and not model.byte_fallback:  # 4-field tokens only
+        if type(model) is not Unigram:
+            if plan.quick is _verbatim:  # the word is the model's text: its tokens word by word
+                plan.by_word = getattr(model, "word_columns", None)
+        elif model._fused and not model.byte_fallback:  # 4-field tokens only
             plan.split = model._best_tokens
+            if model.unk_id is not None:  # a text that is one piece: its columns in one walk back
+                plan.by_word = model.word_columns
     elif type(model) is RankBPE and (model.unk_token is None or model.unk_keeps_text):
         plan.piece_bytes = _CoveredBytes("")
         plan.by_word = model.word_columns

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import accumulate
 from typing import Any, Iterable, Optional
 
 from ..core.components import Model, register
 from ..core.errors import ConfigurationError
 from .lattice import NEG_INF, Lattice
-from .unigram_forward import forward_pushed, piece_trie
+from .unigram_forward import absent_char, end_trie, forward_gathered, forward_pushed, piece_trie
 
 UNK_PENALTY = 10.0  # sentencepiece's kUnkPenalty: unknown nodes score min_score - 10
 _CACHE_CAPACITY = 10_000
@@ -125,6 +126,10 @@ class Unigram(Model):
         self._unk_marker = unk_id if unk_id is not None else -1
         self._prefixes: Optional[dict[str, int]] = None
         self._trie: Optional[dict[str, list]] = None
+        # _end_trie's, on first use: the trie (finite scores only), a character no piece holds, the unknown node.
+        self._winner_trie: Optional[dict[str, list]] = None
+        self._winner_outside = ""
+        self._winner_unknown: Optional[list] = None
         self._scores = [score for _, score in entries]
         self._unique = len(self._ids) == len(entries)
         # Plain HF Unigram with one id per piece: tokens straight off the best path (_best_tokens).
@@ -190,50 +195,105 @@ class Unigram(Model):
         return list(out)
 
     def _viterbi_segments(self, text: str) -> list[tuple[int, int, int]]:
-        from_, ids = self._forward(text)
-        return backtrack(from_, ids, len(text))
+        winners = self._winners(text)
+        segs = []
+        stop = len(text)
+        while stop > 0:
+            length, id_ = winners[stop][:2]
+            segs.append((stop - length, stop, id_))
+            stop -= length
+        segs.reverse()
+        return segs
 
     def _best_tokens(self, text: str) -> list:
-        """``_emit(text, _viterbi_segments(text))`` in one walk back when every piece has one id.
+        """``_emit(text, _viterbi_segments(text))`` from ``word_columns`` when every piece has one id.
 
         ``Unigram([("<unk>", 0.0), ("a", -1.0)], unk_id=0)._best_tokens("aa") == [(1, "a", 0, 1), (1, "a", 1, 2)]``.
         """
-        from_, ids = self._forward(text)
+        if self.byte_fallback or self.unk_id is None:  # an unknown's bytes or an error: _emit's business
+            return self._emit(text, self._viterbi_segments(text))
+        ids, tokens, _ = self.word_columns(text)
+        stops = list(accumulate(map(len, tokens)))  # tokens are the text's slices, end to end
+        return list(zip(ids, tokens, [0, *stops[:-1]], stops))
+
+    def word_columns(self, text: str) -> tuple[tuple, tuple, tuple]:
+        """The ids, token texts and UTF-8 lengths of a non-empty text's best path, for a model whose
+        pieces have one id each, with ``unk_id`` and no byte fallback: one walk back over the winners
+        (a piece's ``(length, id, text, UTF-8 length)``), each run of unknown nodes (and of pieces with
+        the unknown id) one token, its id by its text (HF's ``fuse_unk``).
+        ``Unigram([("<unk>", 0.0), ("a", -1.0)], unk_id=0).word_columns("aéx") == ((1, 0), ("a", "éx"), (1, 3))``."""
+        ends = self._winner_trie
+        if ends is not None:
+            winners = forward_gathered(ends.get, self._winner_unknown, self._winner_outside, text)
+        else:
+            winners = self._winners(text)
         marker = self._unk_marker
-        out = []
+        ids = []
+        tokens = []
+        lens = []
         stop = len(text)
-        while stop > 0:
-            start = from_[stop]
-            id_ = ids[stop]
+        while stop:
+            length, id_, piece, size = winners[stop]
             if id_ != marker:
-                out.append((id_, text[start:stop], start, stop))
-            elif self.byte_fallback or self.unk_id is None:  # bytes or an error: _emit's business
-                return self._emit(text, backtrack(from_, ids, len(text)))
-            else:  # a run of unknown nodes is one token, its id by its text (HF's fuse_unk)
-                while start > 0 and ids[start] == marker:
-                    start = from_[start]
-                piece = text[start:stop]
-                out.append((self._ids.get(piece, marker), piece, start, stop))
+                ids.append(id_)
+                tokens.append(piece)
+                lens.append(size)
+                stop -= length
+                continue
+            start = stop - length
+            while start and winners[start][1] == marker:
+                start -= winners[start][0]
+            piece = text[start:stop]
+            ids.append(self._ids.get(piece, marker))
+            tokens.append(piece)
+            lens.append(len(piece.encode("utf-8", "surrogatepass")))
             stop = start
-        out.reverse()
-        return out
+        ids.reverse()
+        tokens.reverse()
+        lens.reverse()
+        return tuple(ids), tuple(tokens), tuple(lens)
+
+    def _end_trie(self) -> dict[str, list] | None:
+        """The pieces as a character trie of their reversed texts (``end_trie``), built on first use;
+        ``None`` for a model with a non-finite score (gathered per end, a node that is no piece adds
+        -inf and must lose).
+        ``Unigram([("<unk>", 0.0), ("ab", -1.0)], unk_id=0)._end_trie()["b"][0]["a"][1] == (2, 1, "ab", 2)``.
+        """
+        if self._winner_unknown is None:
+            self._winner_unknown = [{}, (1, self._unk_marker, None, None), self.unk_score]
+            scores = self._scores
+            if all(map(math.isfinite, scores)) and math.isfinite(self.unk_score):
+                self._winner_outside = absent_char(self._ids)
+                self._winner_trie = end_trie([(piece, id_, scores[id_]) for piece, id_ in self._ids.items()],
+                                             self._winner_unknown[1], self.unk_score)
+        return self._winner_trie
+
+    def _winners(self, text: str) -> list:
+        """Per end position, the winner of the best path's last node (``forward_gathered``'s); with a
+        non-finite score, found by ``forward_pushed``, whose first candidate wins whatever its score.
+        ``Unigram([("<unk>", 0.0), ("a", -1.0)], unk_id=0)._winners("ab") == [None, (1, 1, "a", 1), (1, 0, None, None)]``."""
+        ends = self._end_trie()
+        if ends is not None:
+            return forward_gathered(ends.get, self._winner_unknown, self._winner_outside, text)
+        from_, ids = forward_pushed(self._piece_trie().get, (None, self._unk_marker, self.unk_score), text)
+        winners: list = [None]
+        for stop in range(1, len(text) + 1):
+            piece = text[from_[stop]:stop]
+            winners.append((len(piece), ids[stop], piece, len(piece.encode("utf-8", "surrogatepass"))))
+        return winners
 
     def _piece_trie(self) -> dict[str, list]:
         """The pieces as a character trie (``piece_trie``), unknown nodes at the root.
 
         ``Unigram([("ab", -1.0)])._piece_trie() == {"a": [{"b": [None, 0, -1.0]}, -1, -11.0]}``.
         """
-        # _forward steps one character at a time through it: a lookup of a one-character string
-        # instead of slicing and hashing an ever longer substring (about 30% of the cold pass).
+        # forward_pushed (for a model with a non-finite score) steps one character at a time through
+        # it: a lookup of a one-character string instead of slicing and hashing ever longer substrings.
         if self._trie is None:
             scores = self._scores
             self._trie = piece_trie([(piece, id_, scores[id_]) for piece, id_ in self._ids.items()],
                                     self._unk_marker, self.unk_score)
         return self._trie
-
-    def _forward(self, text: str) -> tuple[list[int], list[int]]:
-        """Per end position, the start and id of the best path's last node (Viterbi's forward pass)."""
-        return forward_pushed(self._piece_trie().get, (None, self._unk_marker, self.unk_score), text)
 
     def _emit(self, text: str, segs) -> list:
         """Model tokens of ``(start, stop, id)`` segments: unknowns fused, ids by text, bytes on fallback."""
