@@ -89,7 +89,7 @@ def test_a_pair_only_a_longer_ranked_text_holds_does_not_cut():
     model = RankBPE({"<unk>": 0, "a": 1, "b": 2, "é": 3, "bé": 4, "béa": 5, "x": 6}, ranks={"bé": 0, "béa": 1},
                     unk_token="<unk>", fuse_unk=True, unk_keeps_text=True)
     assert model.word_columns("xbéax") == ((6, 5, 6), ("x", "béa", "x"), (1, 4, 1))
-    assert model._segments["béa"] == ("béa",)  # cut at "xb" and "ax", never inside
+    assert model._id_segments["béa"] == (5,)  # cut at "xb" and "ax", never inside (merged over ids)
     assert model.word_columns("béa") == ((5,), ("béa",), (4,))
 
 

@@ -164,7 +164,9 @@ def _by_word_entry(plan, text: str, lead: int) -> tuple | None:
     ids, tokens, lens = columns
     if lead:
         lens = (lens[0] - lead, *lens[1:])
-    return _summed(ids, tokens, lens, _zeros(len(ids)), 1)
+    n = len(ids)
+    # _summed's entry with _zeros' offsets, built here (two calls less per new word).
+    return ids, tokens, lens, _ZEROS[n] if n < _SHARED_ZEROS else (0,) * n, 1, n, sum(lens), None, None
 
 
 def _columns_entry(columns: tuple, word: str) -> tuple | None:

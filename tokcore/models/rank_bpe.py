@@ -19,9 +19,9 @@ from operator import add
 
 from ..core.components import VocabModel, register
 from ..core.errors import ConfigurationError
+from .sentencepiece_bpe_ids import CACHE_CAPACITY, id_tables, word_ids
 from .unigram import utf8_lengths
 
-CACHE_CAPACITY = 100_000  # pieces
 MAX_CACHED_LENGTH = 256  # characters; as the BPE model, longer pieces are not cached
 
 
@@ -206,6 +206,8 @@ class RankBPE(VocabModel):
         self._columns: dict[str, tuple] = {}  # word_columns per text
         self._segments: dict[str, tuple] = {}  # _cut_merge's pieces, merged
         self._pairs: tuple | None = None  # _pair_table()
+        self._ids_of: tuple | bool | None = None  # _id_tables()
+        self._id_segments: dict[str, tuple] = {}  # sentencepiece_bpe_ids.word_ids's pieces, merged
         self._letter_set: frozenset | None = None
         self._letter_runs = None
 
@@ -269,6 +271,20 @@ class RankBPE(VocabModel):
         vocab = self.vocab
         if not text or (self.ignore_merges and text in vocab) or text in self._atoms:
             return None
+        tables = self._ids_of if self._ids_of is not None else self._id_tables()
+        if tables and len(text) <= SCAN_MAX:  # a small model: merged over ids (sentencepiece_bpe_ids)
+            char_id, text_of, size_of = tables[0], tables[3], tables[4]
+            try:
+                ids = list(map(char_id, text))
+            except KeyError:  # a character that is no token alone: the text merge below
+                pass
+            else:
+                ids = word_ids(text, ids, tables, self._unranked, self._id_segments)
+                got = ids if type(ids) is tuple else tuple(ids)
+                got = got, tuple(map(text_of, got)), tuple(map(size_of, got))
+                if len(self._columns) < CACHE_CAPACITY:
+                    self._columns[text] = got
+                return got
         if (self.fuse_unk and self.unk_keeps_text and not self.byte_fallback and self.unk_token is not None
                 and not (self._letter_set or self._letters).issuperset(text)):  # sentencepiece's unknown text: one token, its own text
             ids, parts = self._inert_split(text)
@@ -310,6 +326,14 @@ class RankBPE(VocabModel):
             else:
                 ids = [unk if id_ is None else id_ for id_ in ids]
         return tuple(ids), tuple(parts), utf8_lengths(text, parts)
+
+    def _id_tables(self) -> tuple | bool:
+        """``sentencepiece_bpe_ids.id_tables`` for this model, built on first use; ``False`` where
+        they do not apply (no ``sizes``: too many ranks or sparse ids; a ranked text that is no token)."""
+        table, _missing, cut, sizes = self._pairs or self._pair_table()
+        got = sizes is not None and id_tables(self.vocab, self._inverse, self._rank, table, self._letters, sizes, cut)
+        self._ids_of = got or False
+        return self._ids_of
 
     def _pair_table(self) -> tuple[dict, int, int, list | None]:
         """``(table, missing, cut, sizes)``, built on first use. ``table`` maps two characters to
