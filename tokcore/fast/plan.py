@@ -299,6 +299,9 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
     return out
 
 
+_ONES = [(1,) * n for n in range(64)]  # word offsets of a second piece's tokens, shared
+
+
 def _joined_entry(plan: WordPlan, word: str) -> tuple | None:
     """``_entry``'s result for a word ``plan.quick`` cuts into several pieces (BertPreTokenizer's
     runs and marks: each a word of one piece to the pre-tokenizer, tokenized on its own): the
@@ -308,6 +311,15 @@ def _joined_entry(plan: WordPlan, word: str) -> tuple | None:
     if got is None or len(got[0]) < 2:
         return None
     cache = plan.cache
+    texts = got[0]
+    if len(texts) == 2:  # "said,": the two entries' tuples joined, no lists
+        a = cache.get(texts[0]) or _entry(plan, texts[0], False, 1)
+        b = cache.get(texts[1]) or _entry(plan, texts[1], False, 1)
+        if a[2] is None or a[4] != 1 or b[2] is None or b[4] != 1:
+            return None
+        n = b[5]
+        return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + (_ONES[n] if n < 64 else (1,) * n), 2,
+                a[5] + n, a[6] + b[6], None, None)
     ids: list = []
     tokens: list = []
     lens: list = []
