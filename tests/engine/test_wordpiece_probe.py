@@ -132,3 +132,31 @@ def _all_words(chars: str, longest: int) -> list[str]:
         last = [w + c for w in last for c in chars]
         out += last
     return out
+
+
+def _bert_tokenizer(vocab: dict, most: int):
+    import tokcore
+    from tokcore.pre_tokenizers.standard import BertPreTokenizer
+
+    return tokcore.Tokenizer(WordPiece(vocab, max_input_chars_per_word=most), pre_tokenizer=BertPreTokenizer())
+
+
+@pytest.mark.parametrize("most", [0, 3, 4, 5, 100])
+def test_a_word_that_is_an_entry_takes_its_entry_as_the_split_would(most):
+    # _columns_entry reads an entry word's id without the split: not past the word limit, and never
+    # for the empty word (an entry here).
+    from fast_pairs import entries_agree
+
+    from tokcore.fast.entries import _columns_entry
+    from tokcore.fast.plan import word_plan
+
+    vocab = {"": 0, "abcd": 1, "ab": 2, "##cd": 3, "é": 4, "éé": 5, "##é": 6, "[UNK]": 7, "abcde": 8, ",": 9}
+    tok = _bert_tokenizer(vocab, most)
+    words = ["abcd", "abcde", "ab", "abcdé", "é", "éé", "ééé", "abcd,", "x"]
+    assert entries_agree(tok, words) > 0
+    assert _columns_entry(word_plan(tok).columns, "") is None  # no token, as the split gives
+    ref = _bert_tokenizer(vocab, most)
+    ref.fast = False
+    for text in ["abcd abcde ab abcd, ééé é x", "abcdé, abcd"]:
+        a, b = tok.encode_result(text, return_offsets=True), ref.encode_result(text, return_offsets=True)
+        assert (a.ids, a.tokens, a.original_offsets) == (b.ids, b.tokens, b.original_offsets), text
