@@ -89,7 +89,7 @@ def test_the_trie_is_built_once_lookups_have_missed_four_per_entry():
     m.tokenize("aaaaa")  # "aaaa" to "aa", then "##aaaa" to "##aa" and so on: 3 + 3 + 2 + 1 missed lookups
     assert m._lookup[6] == [4 * 3 - 9] and not _indexed(m)
     m.tokenize("aaab")  # unknown: counted as its length per token tried, 4 * 3 more, past 4 per entry
-    assert m._lookup[4] == entry_trie(vocab.items()) and m._lookup[5] == {"a": {"": 1}}
+    assert m._lookup[4] == entry_trie(vocab.items()) and m._lookup[5] == {"a": {"": (1, "##a")}}
     assert m.tokenize("aaab") == [(2, "[UNK]", 0, 4)] and m.tokenize("aa") == [(0, "a", 0, 1), (1, "##a", 1, 2)]
     m.vocab = {"a": 0, "##aa": 1, "[UNK]": 2}  # a new vocabulary starts without an index or misses
     assert m._lookup is None
@@ -99,7 +99,7 @@ def test_the_trie_is_built_once_lookups_have_missed_four_per_entry():
 def test_entry_trie_and_the_walk_take_the_longest_entry_below_the_prefix():
     vocab = {"a": 0, "ab": 1, "abcd": 2, "##c": 3, "##cd": 4, "#": 5, "[UNK]": 6}
     trie = entry_trie(vocab.items())
-    assert trie["a"] == {"": 0, "b": {"": 1, "c": {"d": {"": 2}}}}
+    assert trie["a"] == {"": (0, "a"), "b": {"": (1, "ab"), "c": {"d": {"": (2, "abcd")}}}}
     m = WordPiece(vocab)
     m._index_lengths()
     assert m._lookup[5] == trie["#"]["#"]

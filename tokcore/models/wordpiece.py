@@ -28,8 +28,9 @@ _LAST_OFF = slice(None, -1)  # a candidate less its last character (one slice ob
 
 
 def entry_trie(entries) -> dict:
-    """A character trie of (text, id) pairs: a dict per prefix, its id under the key ''.
-    ``entry_trie([("ab", 0), ("a", 1)]) == {"a": {"b": {"": 0}, "": 1}}``."""
+    """A character trie of (text, id) pairs: a dict per prefix, the (id, text) of an entry ending
+    there under the key '' (what a walk down it takes as its token: no slice or concatenation).
+    ``entry_trie([("ab", 0), ("a", 1)]) == {"a": {"b": {"": (0, "ab")}, "": (1, "a")}}``."""
     root: dict = {}
     for text, id_ in entries:
         node = root
@@ -38,7 +39,7 @@ def entry_trie(entries) -> dict:
             if child is None:
                 child = node[char] = {}
             node = child
-        node[""] = id_
+        node[""] = (id_, text)
     return root
 
 
@@ -148,31 +149,33 @@ class WordPiece(VocabModel):
         return self._lookup
 
     def _walk(self, word: str, heads: dict, continuations: dict, prefix: str) -> tuple:
-        # columns once the trie is built: each position's longest entry found in one walk down it.
+        # columns once the trie is built: each position's longest entry found in one walk down it,
+        # its id and text read off its node; a continuation covers its text less the prefix.
         n = len(word)
         deepest = self._longest_entry  # no walk goes further (a slice of that much: each walk is bounded)
         ids, tokens, sizes = [], [], []
-        start = 0
+        start = cut = 0  # the first piece has no prefix
         node = heads
         while True:
-            at = stop = start
+            last = None
             for char in word[start:start + deepest]:
                 node = node.get(char)
                 if node is None:
                     break
-                at += 1
                 if "" in node:  # an entry ends here: the longest so far
-                    stop = at
                     last = node
-            if stop == start:
+            if last is None:
                 return self._unknown(word)
-            ids.append(last[""])
-            tokens.append(prefix + word[start:stop] if start else word[:stop])
-            sizes.append(stop - start)
-            if stop == n:
+            id_, token = last[""]
+            ids.append(id_)
+            tokens.append(token)
+            size = len(token) - cut
+            sizes.append(size)
+            start += size
+            if start == n:
                 return ids, tokens, sizes
-            start = stop
             node = continuations
+            cut = len(prefix)
 
     def _split(self, word: str) -> tuple:
         """``columns`` as (id, token, start, stop) tuples.
@@ -193,12 +196,20 @@ class WordPiece(VocabModel):
         n = len(word)
         if not n:
             return (), (), ()
-        vocab, probe, prefix, most, heads, continuations, budget = self._lookup or self._settings()
-        if n > most:
+        lookup = self._lookup or self._settings()
+        if n > lookup[3]:
             return self._unknown(word)
-        id_ = vocab.get(word)
+        id_ = lookup[0].get(word)
         if id_ is not None:  # the whole word is an entry: the longest match there is
             return (id_,), (word,), (n,)
+        return self.columns_past_whole(word)
+
+    def columns_past_whole(self, word: str) -> tuple:
+        """``columns`` of a word of 1 to max_input_chars_per_word characters that is no entry itself
+        (the word entries test that first). ``WordPiece({"a": 0, "##b": 1}).columns_past_whole("ab")
+        == ([0, 1], ["a", "##b"], [1, 1])``."""
+        vocab, probe, prefix, most, heads, continuations, budget = self._lookup or self._settings()
+        n = len(word)
         if heads is not None:
             return self._walk(word, heads, continuations, prefix)
         # A short word (most) tries every length; a long one no more than the longest entry's.
