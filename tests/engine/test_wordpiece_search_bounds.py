@@ -59,13 +59,13 @@ def _states(vocab: dict, **options) -> tuple[WordPiece, WordPiece]:
     """The model that never builds its entry trie, and the one that has it from the start."""
     bare, indexed = WordPiece(vocab, **options), WordPiece(vocab, **options)
     bare._settings()
-    bare._lookup[5][0] = float("inf")  # never spent
+    bare._lookup[6][0] = float("inf")  # never spent
     indexed._index_lengths()
     return bare, indexed
 
 
 def _indexed(model: WordPiece) -> bool:
-    return model._lookup is not None and model._lookup[3] is not None
+    return model._lookup is not None and model._lookup[4] is not None
 
 
 @settings(max_examples=300, deadline=None)
@@ -87,9 +87,9 @@ def test_the_trie_is_built_once_lookups_have_missed_four_per_entry():
     vocab = {"a": 0, "##a": 1, "[UNK]": 2}
     m = WordPiece(vocab)
     m.tokenize("aaaaa")  # "aaaa" to "aa", then "##aaaa" to "##aa" and so on: 3 + 3 + 2 + 1 missed lookups
-    assert m._lookup[5] == [4 * 3 - 9] and not _indexed(m)
-    m.tokenize("aaab")  # unknown: 2 + 2 + 1 + 1 more, past 4 per entry
-    assert m._lookup[3] == entry_trie(vocab.items()) and m._lookup[4] == {"a": {"": 1}}
+    assert m._lookup[6] == [4 * 3 - 9] and not _indexed(m)
+    m.tokenize("aaab")  # unknown: counted as its length per token tried, 4 * 3 more, past 4 per entry
+    assert m._lookup[4] == entry_trie(vocab.items()) and m._lookup[5] == {"a": {"": (1, "##a")}}
     assert m.tokenize("aaab") == [(2, "[UNK]", 0, 4)] and m.tokenize("aa") == [(0, "a", 0, 1), (1, "##a", 1, 2)]
     m.vocab = {"a": 0, "##aa": 1, "[UNK]": 2}  # a new vocabulary starts without an index or misses
     assert m._lookup is None
@@ -99,10 +99,10 @@ def test_the_trie_is_built_once_lookups_have_missed_four_per_entry():
 def test_entry_trie_and_the_walk_take_the_longest_entry_below_the_prefix():
     vocab = {"a": 0, "ab": 1, "abcd": 2, "##c": 3, "##cd": 4, "#": 5, "[UNK]": 6}
     trie = entry_trie(vocab.items())
-    assert trie["a"] == {"": 0, "b": {"": 1, "c": {"d": {"": 2}}}}
+    assert trie["a"] == {"": (0, "a"), "b": {"": (1, "ab"), "c": {"d": {"": (2, "abcd")}}}}
     m = WordPiece(vocab)
     m._index_lengths()
-    assert m._lookup[4] == trie["#"]["#"]
+    assert m._lookup[5] == trie["#"]["#"]
     # "abc": "abc" is only a prefix of an entry, so the walk keeps "ab" (the last entry it passed).
     assert m.tokenize("abce") == [(6, "[UNK]", 0, 4)]
     assert m.tokenize("abc") == [(1, "ab", 0, 2), (3, "##c", 2, 3)]

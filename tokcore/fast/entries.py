@@ -137,12 +137,15 @@ class _CoveredBytes(dict):
 
 def _wordpiece_split(plan, model) -> None:
     """Set ``plan.split`` for a WordPiece model: its longest match without the model's word cache,
-    and ``plan.columns``: the same as columns, with the UTF-8 lengths its continuations cover."""
+    and ``plan.columns``: the same as columns, with the UTF-8 lengths its continuations cover, the
+    vocabulary's lookup and word limit (a word that is an entry: its token without the split) and
+    the split of a word that is not."""
     from ..models.wordpiece import WordPiece
 
     if type(model) is WordPiece:
         plan.split = model._split
-        plan.columns = (model.columns, _CoveredBytes(model.continuing_subword_prefix))
+        plan.columns = (model.columns, _CoveredBytes(model.continuing_subword_prefix), model.vocab.get,
+                        model.max_input_chars_per_word, model.columns_past_whole)
 
 
 def _covered_lens(word: str, stops: tuple, shift: int) -> tuple:
@@ -173,9 +176,19 @@ def _columns_entry(columns: tuple, word: str) -> tuple | None:
     """``_quick_entry`` for a word WordPiece splits as one text: its ids, tokens and sizes (``columns``'
     model columns) as an entry, each token's bytes its characters' (ASCII) or its text's UTF-8
     length less the continuing prefix's (``columns``' ``_CoveredBytes``; the first token's own)."""
-    split, covered = columns
-    ids, tokens, sizes = split(word)
-    k = len(ids)
+    split, covered, whole, most, past_whole = columns
+    if 0 < len(word) <= most:
+        # A word that is an entry (most words met early) is its own token: no split, no lists;
+        # any other is searched past the whole word (tested here once).
+        id_ = whole(word)
+        if id_ is not None:
+            ids, tokens, k = (id_,), (word,), 1
+        else:
+            ids, tokens, sizes = past_whole(word)
+            k = len(ids)
+    else:  # the empty word, or one past the word limit: as the split tells
+        ids, tokens, sizes = split(word)
+        k = len(ids)
     if k == 1:  # the word itself, or the unknown token for all of it
         n = len(word) if word.isascii() else len(word.encode("utf-8", "surrogatepass"))
         # tuple() of a tuple is itself; a short word's length is a shared (n,) (one object less to collect).

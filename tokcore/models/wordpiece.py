@@ -24,11 +24,13 @@ MAX_CACHED_LENGTH = 256  # characters; longer words are not cached (as the BPE a
 # every length at each position, a longer one no more than the longest entry's.
 _SHORT = 32
 _NO_ENTRIES: dict = {}  # the continuations' node when no entry has the prefix
+_LAST_OFF = slice(None, -1)  # a candidate less its last character (one slice object for every cut)
 
 
 def entry_trie(entries) -> dict:
-    """A character trie of (text, id) pairs: a dict per prefix, its id under the key ''.
-    ``entry_trie([("ab", 0), ("a", 1)]) == {"a": {"b": {"": 0}, "": 1}}``."""
+    """A character trie of (text, id) pairs: a dict per prefix, the (id, text) of an entry ending
+    there under the key '' (what a walk down it takes as its token: no slice or concatenation).
+    ``entry_trie([("ab", 0), ("a", 1)]) == {"a": {"b": {"": (0, "ab")}, "": (1, "a")}}``."""
     root: dict = {}
     for text, id_ in entries:
         node = root
@@ -37,7 +39,7 @@ def entry_trie(entries) -> dict:
             if child is None:
                 child = node[char] = {}
             node = child
-        node[""] = id_
+        node[""] = (id_, text)
     return root
 
 
@@ -108,13 +110,19 @@ class WordPiece(VocabModel):
         return (id_,), (self.unk_token,), (len(word),)
 
     def _settings(self) -> tuple:
-        # What columns reads, in one tuple (one attribute read per split): the vocabulary, the
-        # prefix, the word limit, the entry trie and its continuations' node (None, None until
-        # built) and the misses left before it is built. The trie costs about what 4 missed
-        # lookups per vocabulary entry cost: a small vocabulary, or text in scripts it barely
-        # covers, soon pays for it; a large one on text it covers (most words whole) never does.
+        # What columns reads, in one tuple (one attribute read per split): the vocabulary, its probe,
+        # the prefix, the word limit, the entry trie and its continuations' node (None, None until
+        # built) and the misses left before it is built. The probe is a copy of the vocabulary where
+        # the empty text and the prefix alone are None: a search that cuts a candidate down to them
+        # has found nothing there, so the loop needs no bound test per candidate (a C-level copy).
+        # The trie costs about what 4 missed lookups per vocabulary entry cost: a small vocabulary,
+        # or text in scripts it barely covers, soon pays for it; a large one on text it covers (most
+        # words whole) never does.
+        probe = dict(self.vocab)
+        probe[""] = probe[self.continuing_subword_prefix] = None
         budget = [4 * len(self.vocab)]
-        self._lookup = (self.vocab, self.continuing_subword_prefix, self.max_input_chars_per_word, None, None, budget)
+        self._lookup = (self.vocab, probe, self.continuing_subword_prefix, self.max_input_chars_per_word, None, None,
+                        budget)
         return self._lookup
 
     def _longest(self) -> int:
@@ -124,9 +132,9 @@ class WordPiece(VocabModel):
         return self._longest_entry
 
     def _missed(self, budget: list, missed: int) -> None:
-        # Lookups that found nothing, before the trie is built (see _settings).
+        # About the lookups that found nothing, before the trie is built (see _settings).
         budget[0] -= missed
-        if budget[0] < 0 and self._lookup is not None and self._lookup[3] is None:
+        if budget[0] < 0 and self._lookup is not None and self._lookup[4] is None:
             self._index_lengths()
 
     def _index_lengths(self) -> tuple:
@@ -136,36 +144,38 @@ class WordPiece(VocabModel):
         heads = continuations = entry_trie(self.vocab.items())
         for char in prefix:
             continuations = continuations.get(char, _NO_ENTRIES)
-        self._lookup = (self.vocab, prefix, self.max_input_chars_per_word, heads, continuations, [0])
+        self._longest()  # what _walk reads: no walk goes further
+        self._lookup = (*(self._lookup or self._settings())[:4], heads, continuations, [0])
         return self._lookup
 
-    def _walk(self, word: str, heads: dict, continuations: dict) -> tuple:
-        # columns once the trie is built: each position's longest entry found in one walk down it.
-        prefix = self.continuing_subword_prefix
+    def _walk(self, word: str, heads: dict, continuations: dict, prefix: str) -> tuple:
+        # columns once the trie is built: each position's longest entry found in one walk down it,
+        # its id and text read off its node; a continuation covers its text less the prefix.
         n = len(word)
-        deepest = self._longest()  # no walk goes further (a slice of that much: each walk is bounded)
+        deepest = self._longest_entry  # no walk goes further (a slice of that much: each walk is bounded)
         ids, tokens, sizes = [], [], []
-        start = 0
+        start = cut = 0  # the first piece has no prefix
         node = heads
         while True:
-            at = stop = start
+            last = None
             for char in word[start:start + deepest]:
                 node = node.get(char)
                 if node is None:
                     break
-                at += 1
                 if "" in node:  # an entry ends here: the longest so far
-                    stop = at
                     last = node
-            if stop == start:
+            if last is None:
                 return self._unknown(word)
-            ids.append(last[""])
-            tokens.append(prefix + word[start:stop] if start else word[:stop])
-            sizes.append(stop - start)
-            if stop == n:
+            id_, token = last[""]
+            ids.append(id_)
+            tokens.append(token)
+            size = len(token) - cut
+            sizes.append(size)
+            start += size
+            if start == n:
                 return ids, tokens, sizes
-            start = stop
             node = continuations
+            cut = len(prefix)
 
     def _split(self, word: str) -> tuple:
         """``columns`` as (id, token, start, stop) tuples.
@@ -186,54 +196,62 @@ class WordPiece(VocabModel):
         n = len(word)
         if not n:
             return (), (), ()
-        vocab, prefix, most, heads, continuations, budget = self._lookup or self._settings()
-        if n > most:
+        lookup = self._lookup or self._settings()
+        if n > lookup[3]:
             return self._unknown(word)
-        get = vocab.get
-        id_ = get(word)
+        id_ = lookup[0].get(word)
         if id_ is not None:  # the whole word is an entry: the longest match there is
             return (id_,), (word,), (n,)
+        return self.columns_past_whole(word)
+
+    def columns_past_whole(self, word: str) -> tuple:
+        """``columns`` of a word of 1 to max_input_chars_per_word characters that is no entry itself
+        (the word entries test that first). ``WordPiece({"a": 0, "##b": 1}).columns_past_whole("ab")
+        == ([0, 1], ["a", "##b"], [1, 1])``."""
+        vocab, probe, prefix, most, heads, continuations, budget = self._lookup or self._settings()
+        n = len(word)
         if heads is not None:
-            return self._walk(word, heads, continuations)
+            return self._walk(word, heads, continuations, prefix)
         # A short word (most) tries every length; a long one no more than the longest entry's.
         reach = n if n <= _SHORT else self._longest()
-        end = top = n - 1 if reach >= n else reach  # the whole word was just tried
-        if not end:
-            self._missed(budget, 0)
+        cut = _LAST_OFF
+        # Longest first, each candidate the last one less its last character (one slice), until
+        # one is in the probe: an entry, or the empty text (nothing matched here).
+        token = word[:n - 1 if reach >= n else reach]  # the whole word was just tried
+        while token not in probe:
+            token = token[cut]
+        id_ = probe[token]
+        if id_ is None and token:
+            # The prefix alone (the word starts with it): a first piece may be it, or shorter.
+            while token and token not in vocab:
+                token = token[cut]
+            id_ = vocab.get(token) if token else None
+        if id_ is None:
+            self._missed(budget, n)
             return self._unknown(word)
-        # Longest first, each candidate the last one less its last character (one slice); a
-        # membership test costs less than get's call, and the match is read once.
-        token = word[:end]
-        while token not in vocab:
-            end -= 1
-            if not end:
-                self._missed(budget, top)
-                return self._unknown(word)
-            token = token[:-1]
-        ids, tokens, sizes = [vocab[token]], [token], [end]
-        missed = top - end
-        start = end
+        start = stops = len(token)
+        ids, tokens, sizes = [id_], [token], [start]
+        cont = len(prefix)
         while start < n:
-            end = start + reach
-            if end > n:
-                end = n
-            top = end
-            token = prefix + word[start:end]
-            while token not in vocab:
-                end -= 1
-                if end == start:
-                    self._missed(budget, missed + top - start)
-                    return self._unknown(word)
-                token = token[:-1]
-            ids.append(vocab[token])
+            # A continuation cut down to the prefix alone (None in the probe) matched nothing.
+            token = prefix + word[start:start + reach]
+            while token not in probe:
+                token = token[cut]
+            id_ = probe[token]
+            if id_ is None:
+                self._missed(budget, n * len(ids))
+                return self._unknown(word)
+            ids.append(id_)
             tokens.append(token)
-            sizes.append(end - start)
-            missed += top - end
-            start = end
-        if missed:
-            budget[0] -= missed
-            if budget[0] < 0:
-                self._index_lengths()
+            size = len(token) - cont
+            sizes.append(size)
+            start += size
+            stops += start
+        # Misses, as if each search started at the rest of the word (past _SHORT it starts nearer):
+        # from each token's stop to the word's end, the first token's less the whole word.
+        budget[0] -= n * len(sizes) - stops - 1
+        if budget[0] < 0:
+            self._index_lengths()
         return ids, tokens, sizes
 
     def explain(self, word: str) -> dict:
