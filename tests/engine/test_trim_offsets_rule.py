@@ -1,0 +1,34 @@
+"""``trim_offsets`` (HF's ByteLevel / Roberta offset trimming) pinned to the token-by-token rule of
+``tests/helpers/trim_reference.py`` on random tokens and spans: ``None`` spans, index 0, spans at
+the base (0, or the lane's 1), one-byte and empty spans, every whitespace kind at either end, and
+tokens met for the first time (the per-token runs cache answers a cached line in one pass and
+falls back for a token it has not seen)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from trim_reference import WHITESPACE, trim_reference
+
+from tokcore.core.encoding import Encoding
+from tokcore.processors.merge import trim_offsets
+
+_EDGES = st.text(alphabet="Ġ" + WHITESPACE, max_size=3)
+# A token: spaces at either end around a core (possibly empty, so a token can be all spaces).
+_TOKENS = st.builds(lambda a, core, b: a + core + b, _EDGES, st.text(alphabet="abé日Ġ", max_size=3), _EDGES)
+_COMMON = st.sampled_from(["Ġa", "Ġthe", "a", "Ġ", "ĠĠb", "bĠ", "\u3000x", ".", "Ċ"])
+_SPANS = st.one_of(st.none(), st.tuples(st.integers(0, 6), st.integers(0, 3)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(items=st.lists(st.tuples(st.one_of(_COMMON, _TOKENS), _SPANS), max_size=14),
+       base=st.sampled_from([0, 1]), add_prefix_space=st.booleans(), again=st.booleans())
+def test_trim_offsets_follows_the_token_by_token_rule(items, base, add_prefix_space, again):
+    tokens = [t for t, _ in items]
+    spans = [None if s is None else (s[0] + base, s[0] + s[1] + base) for _, s in items]
+    expected = trim_reference(tokens, spans, base, add_prefix_space)
+    for _ in range(2 if again else 1):  # a second time: every token cached
+        enc = Encoding(ids=list(range(len(tokens))), tokens=list(tokens), spans=list(spans))
+        enc.spans_base = base
+        trim_offsets(enc, add_prefix_space)
+        assert enc.spans == expected
