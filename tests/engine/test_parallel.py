@@ -168,6 +168,71 @@ def test_a_stopped_worker_costs_nothing_but_time():
     parallel.drop_pool(tok)
 
 
+def _finishes(call, seconds: float = 60):
+    """``call()``'s value, or a failure (not a hung test) when it has not returned in ``seconds``."""
+    box = []
+    thread = threading.Thread(target=lambda: box.append(call()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert box, f"the call did not return within {seconds} s"
+    return box[0]
+
+
+@pytest.mark.parametrize("held_at", ["between calls", "first take", "closing"])
+def test_a_worker_that_dies_holding_the_counter_lock_does_not_hang_the_call(held_at, monkeypatch):
+    # A semaphore is not released when its holder dies: a worker SIGKILLed inside take() leaves the
+    # counter locked for good. Made deterministic: a forked child takes the lock and exits, and a
+    # worker is killed, so the caller finds the lock taken and a worker dead: between two calls
+    # (the next call starts new workers), at the caller's first take, or as it closes the counter.
+    tok = fresh("hf", "gpt2/tokenizer.json")
+    lines = [f"line {i}: the quick brown fox jumps over the lazy dog" for i in range(300)]
+    want = tok.encode_batch(lines)
+    tok.encode_batch(lines[:10], processes=3)  # workers up
+    workers = tok.__dict__["_pool"]
+    dead, alive = workers.procs
+
+    def lock_for_good():
+        os.kill(dead.pid, signal.SIGKILL)
+        dead.join(timeout=5)
+        pid = os.fork()
+        if pid == 0:  # the child takes the lock and dies with it (or the killed worker had it already)
+            workers.counter.get_lock().acquire(True, 2.0)
+            os._exit(0)
+        os.waitpid(pid, 0)
+
+    if held_at == "between calls":
+        lock_for_good()
+    elif held_at == "first take":
+        real_take = parallel.take
+
+        def first(counter, procs=None):
+            if not getattr(first, "done", False):
+                first.done = True
+                lock_for_good()
+            return real_take(counter, procs)
+
+        monkeypatch.setattr(parallel, "take", first)
+    else:
+        real = parallel._close_counter
+
+        def late(counter, n, procs):
+            lock_for_good()
+            return real(counter, n, procs)
+
+        monkeypatch.setattr(parallel, "take", lambda counter, procs=None: 10 ** 9)  # the caller takes nothing
+        monkeypatch.setattr(parallel, "_close_counter", late)
+    assert _finishes(lambda: tok.encode_batch(lines, processes=3)) == want
+    if held_at == "between calls":  # the call started new workers
+        assert not {dead.pid, alive.pid} & set(_pids(tok))
+    else:
+        assert "_pool" not in tok.__dict__  # stopped, the one waiting for the lock too
+    alive.join(timeout=10)
+    assert not alive.is_alive()
+    monkeypatch.undo()
+    assert _finishes(lambda: tok.encode_batch(lines, processes=3)) == want  # new workers, a new counter
+    parallel.drop_pool(tok)
+
+
 def test_a_worker_killed_during_a_call_leaves_its_pieces_to_the_caller():
     tok = fresh("hf", "gpt2/tokenizer.json")
     lines = [f"line {i}: the quick brown fox jumps over the lazy dog" for i in range(4000)]

@@ -22,7 +22,7 @@ from multiprocessing.connection import wait
 from ..core.errors import ConfigurationError
 from ..core.gc_pause import paused_gc
 from .pack import unpack
-from .workers import drop_pool, take, workers_for
+from .workers import LOCK_POLL, acquire_counter, drop_pool, take, workers_for
 
 __all__ = ["chunks_of", "drop_pool", "encode_parallel", "split_by_weight", "workers_for"]
 
@@ -72,6 +72,8 @@ def encode_parallel(tokenizer, texts: Sequence, processes: int, kwargs: dict) ->
     pieces = split_by_weight(texts, [1.0] * (processes * PIECES_PER_PROCESS))
     done: dict[int, list] = {}
     errors: dict[int, BaseException] = {}
+    procs = workers.procs
+    lost = False  # a worker died holding the counter's lock: nothing more is read from it
     with workers.lock:
         workers.counter.value = 0
         waiting = []
@@ -82,7 +84,7 @@ def encode_parallel(tokenizer, texts: Sequence, processes: int, kwargs: dict) ->
                     waiting.append(conn)
                 except OSError:  # a stopped worker
                     pass
-            while (i := take(workers.counter)) < len(pieces):
+            while (i := take(workers.counter, procs)) is not None and i < len(pieces):
                 try:
                     with paused_gc():  # lists, tuples and dicts without cycles
                         done[i] = _built(tokenizer.encode_batch(pieces[i], **kwargs))
@@ -90,16 +92,20 @@ def encode_parallel(tokenizer, texts: Sequence, processes: int, kwargs: dict) ->
                     errors[i] = exc
                 for conn in wait(waiting, timeout=0):  # what the workers sent meanwhile
                     _take_message(conn, waiting, done, errors)
+            lost = i is None
         finally:
             # No piece is taken any more (an interrupt here stops the workers at their next
             # piece); every message is read, so that none is left in a pipe.
-            with workers.counter.get_lock():
-                workers.counter.value = len(pieces)
-            while waiting:
-                for conn in wait(waiting):
+            lost = lost or not _close_counter(workers.counter, len(pieces), procs)
+            while waiting and not lost:
+                ready = wait(waiting, timeout=LOCK_POLL * 4)
+                for conn in ready:
                     _take_message(conn, waiting, done, errors)
-    if not all(proc.is_alive() for proc in workers.procs):
-        drop_pool(tokenizer)  # the next call starts new workers
+                if not ready and not all(proc.is_alive() for proc in procs):
+                    # Live workers wait for a lock a dead one may hold: check it is free.
+                    lost = not _close_counter(workers.counter, len(pieces), procs)
+    if lost or not all(proc.is_alive() for proc in procs):
+        drop_pool(tokenizer)  # the next call starts new workers; the pieces not sent are encoded below
     if errors:
         raise errors[min(errors)]  # the first failing piece, as one process meets it first
     if len(done) < len(pieces):  # a worker stopped with pieces it had taken
@@ -107,6 +113,19 @@ def encode_parallel(tokenizer, texts: Sequence, processes: int, kwargs: dict) ->
             if i not in done:
                 done[i] = tokenizer.encode_batch(pieces[i], **kwargs)
     return [res for i in range(len(pieces)) for res in done[i]]
+
+
+def _close_counter(counter, n: int, procs) -> bool:
+    """Set the shared counter past the last piece, so every worker ends its call; ``False`` when a
+    dead worker holds its lock (the workers are then stopped instead)."""
+    lock = counter.get_lock()
+    if not acquire_counter(lock, procs):
+        return False
+    try:
+        counter.value = n
+    finally:
+        lock.release()
+    return True
 
 
 def _built(results: list) -> list:

@@ -14,6 +14,10 @@ Workers get the tokenizer by ``fork`` where the platform has it (nothing is seri
 parent's word caches come along); elsewhere they rebuild it with its class's ``from_dict`` from
 ``to_dict()``, which is plain JSON data. Only our own data travels between our own processes.
 
+A worker killed while it holds the counter's lock takes the lock with it: the caller, finding
+the lock taken and a worker dead, stops reading the counter, stops the workers and encodes every
+piece it has no result for itself.
+
 Left out: a worker that stops mid-call is not restarted during that call (the caller encodes
 the pieces it did not send; the next call starts new workers); a worker that hangs (stopped by
 a signal, not dead) holds the call up, as a stuck thread would in a thread pool.
@@ -25,6 +29,7 @@ import multiprocessing as mp
 import os
 import queue
 import threading
+import time
 import weakref
 
 from ..core.errors import ConfigurationError
@@ -35,17 +40,44 @@ from .pack import pack
 _STARTING = threading.Lock()  # one set of workers per tokenizer, even when threads race
 
 
-def take(counter) -> int:
-    """The next piece's index from the shared ``counter`` (every process draws from it)."""
-    with counter.get_lock():
+LOCK_POLL = 0.05  # seconds the caller waits for the counter's lock before it checks its workers
+
+
+def take(counter, procs=None, parent: int | None = None) -> int | None:
+    """The next piece's index from the shared ``counter`` (every process draws from it). The
+    caller passes its worker ``procs``: ``None`` then means one of them died holding the lock
+    (a semaphore is not released by a process's death), so the counter can no longer be read.
+    A worker passes its ``parent``'s pid: ``None`` then means the caller is gone."""
+    lock = counter.get_lock()
+    if not acquire_counter(lock, procs, parent):
+        return None
+    try:
         i = counter.value
         counter.value = i + 1
+    finally:
+        lock.release()
     return i
+
+
+def acquire_counter(lock, procs=None, parent: int | None = None) -> bool:
+    """Take the counter's ``lock``; the caller gives up (``False``) once it has waited and one of
+    its workers (``procs``) is found dead, whose lock may never come back; a worker waits for it
+    (the caller stops it if the lock is lost) unless its ``parent`` is gone."""
+    if procs is None:
+        while not lock.acquire(True, 1.0):
+            if parent is not None and os.getppid() != parent:
+                return False
+        return True
+    while not lock.acquire(True, LOCK_POLL):
+        if not all(proc.is_alive() for proc in procs):
+            return lock.acquire(True, LOCK_POLL)  # once more: it may have died after releasing it
+    return True
 
 
 def _serve(conn, tokenizer, forked: bool, counter) -> None:
     """A worker: ``(pieces, kwargs)`` in; per piece it takes, ``("piece", i, columns, others)``
     or ``("error", i, exc)`` out; then ``("done",)``."""
+    parent = os.getppid()
     if forked:
         _close_inherited_files(conn.fileno())
     else:  # pragma: no cover - platforms without fork
@@ -61,12 +93,14 @@ def _serve(conn, tokenizer, forked: bool, counter) -> None:
         if task is None:
             return
         pieces, kwargs = task
-        while (i := take(counter)) < len(pieces):
+        while (i := take(counter, parent=parent)) is not None and i < len(pieces):
             try:
                 with paused_gc():  # lists, tuples and dicts without cycles, dropped once packed
                     outbox.put(("piece", i, *pack(tokenizer.encode_batch(pieces[i], **kwargs))))
             except Exception as exc:  # the caller raises it, as a single process would
                 outbox.put(("error", i, exc))
+        if i is None:  # the caller is gone (a worker orphaned while waiting for the counter)
+            return
         outbox.put(("done",))
 
 
@@ -127,9 +161,21 @@ def _stop(conns, procs) -> None:
         except OSError:
             pass
     for proc in procs:
-        proc.join(timeout=1)
-        if proc.is_alive():
+        if not _ended_within(proc, 1.0):
             proc.terminate()
+            _ended_within(proc, 1.0)
+
+
+def _ended_within(proc, seconds: float) -> bool:
+    """Whether ``proc`` ends within ``seconds``, asked without blocking: ``join(timeout)`` waits on
+    the process's sentinel pipe, which a worker closes with its inherited files
+    (``_close_inherited_files``), after which ``join`` blocks until the process really ends."""
+    end = time.monotonic() + seconds
+    while proc.is_alive():
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.005)
+    return True
 
 
 def workers_for(tokenizer, n: int) -> Workers:
@@ -138,7 +184,8 @@ def workers_for(tokenizer, n: int) -> Workers:
     with _STARTING:
         workers = tokenizer.__dict__.get("_pool")
         if workers is not None:
-            if len(workers.procs) == n:
+            # A dead worker may have died holding the counter's lock: a new set, a new counter.
+            if len(workers.procs) == n and all(proc.is_alive() for proc in workers.procs):
                 return workers
             drop_pool(tokenizer)
         lane_for(tokenizer)  # built before the fork: the workers inherit it, and its word plan
