@@ -115,7 +115,10 @@ def _pack(data: dict, model: BPE) -> bytes:
     rest["model"] = {k: v for k, v in data["model"].items() if k not in ("vocab", "merges")}
     tokens = list(model.vocab)
     # The tokens joined by a character none of them holds: one str.split gives them back.
-    sep = next(c for c in map(chr, _SEPARATORS) if all(c not in t for t in tokens))
+    every = "".join(tokens)
+    sep = next((c for c in map(chr, _SEPARATORS) if c not in every), None)
+    if sep is None:
+        raise ValueError("every separator candidate stands in a token: not kept")
     text = sep.join(tokens).encode("utf-8")
     pairs = model._merge_map
     sections = [
