@@ -235,6 +235,42 @@ def test_offsets_in_the_tokenization_text_wait_for_their_own_read():
     assert unpack(*pack([read(), read()])) == [want, want]
 
 
+@pytest.mark.parametrize("name", [*FILES, "trained/llama_style_bpe.json"])
+def test_word_ids_wait_for_their_own_read(name):
+    # Most callers read ids, tokens and offsets: a short text's word ids are made from its words'
+    # entries only when read, and every way out of a result makes them. Words of several pieces
+    # ("it's", "said,") and a line without a pre-tokenizer (Llama's: every token in word 0).
+    fast, ref = pair_for(name)
+    text = "It's time, said he: the quick brown fox (again) jumps."
+    want = ref.encode_result(text, return_offsets=True, return_masks=True)
+
+    def read():
+        res = fast.encode_result(text, return_offsets=True, return_masks=True)
+        assert res.tokens == want.tokens and res.original_offsets == want.original_offsets
+        assert res.attention_mask == want.attention_mask and res.sequence_ids == want.sequence_ids
+        assert "word_ids" not in res.__dict__ and "_word_ids" in res.__dict__
+        return res
+
+    res = read()
+    assert res.word_ids == want.word_ids and "_word_ids" not in res.__dict__
+    assert res.word_ids is res.word_ids  # made once
+    assert [res.token_to_word(i) for i in range(len(res))] == want.word_ids
+    assert res.word_to_tokens(1) == want.word_to_tokens(1)
+    assert pickle.loads(pickle.dumps(read())) == want
+    assert copy.copy(read()).__dict__["word_ids"] == want.word_ids and copy.deepcopy(read()) == want
+    assert read() == want and repr(read()) == repr(want) and read().to_dict() == want.to_dict()
+    assert dataclasses.replace(read(), ids=[1]).word_ids == want.word_ids
+    from tokcore.parallel.pack import pack, unpack
+
+    assert unpack(*pack([read(), read()])) == [want, want]
+    # Without the template's inserted tokens too.
+    bare = fast.encode_result(text, add_special_tokens=False, return_offsets=True)
+    assert bare.tokens and "_word_ids" in bare.__dict__
+    assert bare.word_ids == ref.encode_result(text, add_special_tokens=False).word_ids
+    empty = fast.encode_result("", return_offsets=True)
+    assert empty.word_ids == ref.encode_result("", return_offsets=True).word_ids
+
+
 def test_a_cut_inside_a_changed_character_covers_all_of_it_on_both_paths():
     # Lower-casing "Ġ" (two bytes) to "ġ" keeps every position, but a byte-level token holding one
     # of its bytes maps back to the whole raw character, fast path or not.

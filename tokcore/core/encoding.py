@@ -102,8 +102,8 @@ class EncodeResult:
 
     A result from the single-text fast lane (``tokcore.fast_lane``) fills its lists on first
     read, from the per-word data it keeps (as HF tokenizers builds its Python lists on first
-    access): the ids alone from the words' ids, the other lists together (for a sentencepiece
-    ``.model``'s plain line, its tokenization text too). When the original offsets are mapped
+    access): the ids alone from the words' ids, the word ids alone from the words' entries, the
+    other lists together (for a sentencepiece ``.model``'s plain line, its tokenization text too). When the original offsets are mapped
     from a view that moved characters, ``offsets`` (the view's) waits for its own first read,
     on any result. The values are the same either way.
     """
@@ -157,6 +157,12 @@ class EncodeResult:
             d.pop("_words", None)
             if name in d:
                 return d[name]
+        if name == "word_ids":
+            make = d.get("_word_ids")  # left by the lane (tokcore.fast.lane): made on first read
+            if make is not None:
+                words = d.setdefault("word_ids", make())
+                d.pop("_word_ids", None)
+                return words
         later = d.get("_offsets")
         if name == "offsets" and later is not None:  # (spans, base) left by result_state
             offsets = d.setdefault("offsets", contract_offsets(*later))
@@ -173,6 +179,8 @@ class EncodeResult:
             self.__getattr__("tokens")
         if "_offsets" in d:
             self.__getattr__("offsets")
+        if "_word_ids" in d:
+            self.__getattr__("word_ids")
         return d
 
     def __getstate__(self) -> dict:

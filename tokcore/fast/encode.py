@@ -22,7 +22,7 @@ from ..core.offsets import char_to_byte_table
 from .plan import WordPlan, _entry, word_plan
 
 __all__ = ["CHUNK_CHARS", "document_entries", "emit_words", "encode_words", "entry_starts", "entry_stops",
-           "spaced_cached_entries", "spaced_entries", "word_entries", "word_plan"]
+           "spaced_cached_entries", "spaced_entries", "word_entries", "word_ids_of", "word_plan"]
 
 
 
@@ -171,12 +171,13 @@ def document_entries(plan: WordPlan, view: str) -> tuple | None:
 
 
 def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
-               ids: list | None, values: list, spans: list, words: list, word: int, need_spans: bool = True,
+               ids: list | None, values: list, spans: list, words: list | None, word: int, need_spans: bool = True,
                one_word: bool = False) -> int:
     """Append the tokens of ``word_entries``' result for ``seg`` (arguments as ``encode_words``);
     returns the next word index. ``one_word``: the words are cuts of one pre-tokenizer word (a plan
     without a pre-tokenizer, ``WordPlan.one_word``), so every token gets word index ``word``.
-    ``ids`` may be ``None`` when the caller has them already."""
+    ``ids`` may be ``None`` when the caller has them already; ``words`` ``None`` when the caller
+    makes the word ids later (``word_ids_of``), the returned index then being ``word``."""
     ents, found_words, starts, prefixed = found
     if not ents:
         return word
@@ -188,6 +189,23 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
         spans.extend(repeat(None, sum(counts)))
     else:
         _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts, spans)
+    if words is None:
+        return word
+    return _emit_word_ids(ents, counts, words, word, one_word)
+
+
+def word_ids_of(ents: list, one_word: bool) -> list:
+    """The word ids of ``emit_words`` for entries ``ents`` from word 0, made apart (a lane result
+    makes them on their first read). ``word_ids_of([e2, e1], False) == [0, 0, 1]`` for entries
+    of one word each, with 2 and 1 tokens."""
+    words: list = []
+    if ents:
+        _emit_word_ids(ents, list(map(_N, ents)), words, 0, one_word)
+    return words
+
+
+def _emit_word_ids(ents: list, counts: list, words: list, word: int, one_word: bool) -> int:
+    """Append the word ids of ``ents`` (token counts ``counts``) from word ``word``; the next word index."""
     if one_word:
         words.extend(repeat(word, sum(counts)))
         return word + 1

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import copy
 from array import array
-from itertools import chain
+from functools import partial
+from itertools import chain, repeat
 from operator import itemgetter
 
 from ..core.encoding import EncodeResult, Encoding
@@ -33,7 +34,16 @@ from ..core.spans import SpanColumn
 from ..models.bpe import BPE, byte_token
 from ..processors.merge import build_single, single_around
 from ..processors.standard import post_process
-from .encode import _NBYTES, CHUNK_CHARS, document_entries, emit_words, spaced_cached_entries, spaced_entries, word_plan
+from .encode import (
+    _NBYTES,
+    CHUNK_CHARS,
+    document_entries,
+    emit_words,
+    spaced_cached_entries,
+    spaced_entries,
+    word_ids_of,
+    word_plan,
+)
 from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
 
 _IDS_OF = itemgetter(0)
@@ -264,7 +274,12 @@ class _Rest:
         base = 1 if self.moved is None and need and not long else 0
         # A long text's spans and word ids go straight into compact form: no tuple per token, no
         # int per word on the way (tokcore.core.spans, tokcore.core.optional_ints).
-        tokens, spans, words = [], SpanColumn() if long and need else [], WordColumn() if long else []
+        # A short text's word ids wait for their own first read (most callers read ids, tokens and
+        # offsets only): the encoding carries Nones in their place, filled from the entries then.
+        # A plain line's mapper reads them, so it has them now.
+        lazy_words = not long and self.moved is not _PLAIN
+        tokens, spans = [], SpanColumn() if long and need else []
+        words = WordColumn() if long else None if lazy_words else []
         # The result has its ids (EncodeResult reads them first, from the words' ids: ``_Rest.ids``):
         # they are not emitted again, and the encoding carries placeholders instead (the processors
         # copy ids, never read them).
@@ -276,8 +291,11 @@ class _Rest:
         else:
             emit_words(found, view, base, None, 0, view.isascii(), None, tokens, spans, words, 0, need,
                        lane.plan.one_word)
+        ents = found[0]
         del found
         n = len(tokens)
+        if lazy_words:
+            words = [None] * n
         if long and lane.processor is not None:
             # Columns (the processor's build_single keeps their kind; it makes sequence ids anew).
             zeros = WordColumn.filled(0, n, "b")
@@ -315,7 +333,20 @@ class _Rest:
         state = result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
                              mappers=mappers, own=True)
         state["ids"] = ids
+        if lazy_words:
+            # The sequence's tokens (sequence id 0) stand together among the inserted ones (None):
+            # the lane's template holds the sequence once.
+            seqs = state["sequence_ids"]
+            at = seqs.index(0) if n else len(seqs)
+            del state["word_ids"]
+            state["_word_ids"] = partial(_word_ids, ents, lane.plan.one_word, at, len(seqs) - at - n)
         return state
+
+
+def _word_ids(ents: list, one_word: bool, before: int, after: int) -> list:
+    """A lane result's word ids: ``before`` and ``after`` inserted tokens' ``None`` around the words'.
+    ``_word_ids([], False, 1, 1) == [None, None]``."""
+    return [*repeat(None, before), *word_ids_of(ents, one_word), *repeat(None, after)]
 
 
 def _emit_slices(found: tuple, tokens: list, spans, words, need: bool, one_word: bool) -> None:
