@@ -271,6 +271,27 @@ def test_word_ids_wait_for_their_own_read(name):
     assert empty.word_ids == ref.encode_result("", return_offsets=True).word_ids
 
 
+def test_masks_nobody_asked_for_are_not_built():
+    # build_single(masks=False) leaves the masks and type ids as the caller holds them (the lane's
+    # None placeholders) and builds the rest as with masks; results equal the reference either way.
+    from tokcore.core.encoding import Encoding
+    from tokcore.processors.merge import build_single
+
+    parts = [("special", [101], ["[CLS]"], 0), ("A", 0), ("special", [102], ["[SEP]"], 0)]
+    bare = build_single(Encoding([7], ["x"], [(0, 1)], None, None, [0], [0], None), parts, masks=False)
+    full = build_single(Encoding([7], ["x"], [(0, 1)], [0], [0], [0], [0], [1]), parts)
+    assert (bare.special, bare.attention, bare.type_ids) == (None, None, None)
+    assert (full.special, full.attention, full.type_ids) == ([1, 0, 1], [1, 1, 1], [0, 0, 0])
+    assert (bare.ids, bare.tokens, bare.spans, bare.word_ids, bare.sequence_ids) == (
+        full.ids, full.tokens, full.spans, full.word_ids, full.sequence_ids)
+    fast, ref = pair_for("minilm/tokenizer.json")
+    for masks in (False, True):
+        res = fast.encode_result("Masks, when asked for.", return_offsets=True, return_masks=masks)
+        assert "_source" in res.__dict__
+        assert res == ref.encode_result("Masks, when asked for.", return_offsets=True, return_masks=masks)
+        assert (res.attention_mask is None) is not masks
+
+
 def test_a_cut_inside_a_changed_character_covers_all_of_it_on_both_paths():
     # Lower-casing "Ġ" (two bytes) to "ġ" keeps every position, but a byte-level token holding one
     # of its bytes maps back to the whole raw character, fast path or not.

@@ -301,6 +301,9 @@ class _Rest:
             zeros = WordColumn.filled(0, n, "b")
             enc = Encoding(array("b", bytes(n)), tokens, spans, zeros, WordColumn.filled(0, n), words, zeros,
                            WordColumn.filled(1, n, "b"))
+        elif not self.masks and (lane.parts is not None or lane.processor is not None) and lane.around[self.add]:
+            # Masks and type ids nobody reads: build_single leaves them out (masks=False).
+            enc = Encoding([0] * n, tokens, spans, None, None, words, [0] * n, None)
         else:
             enc = Encoding(array("b", bytes(n)) if long else [0] * n, tokens, spans, [0] * n, [0] * n, words, [0] * n,
                            [1] * n)
@@ -308,9 +311,9 @@ class _Rest:
         # What post_process builds (the processor's fast path), with the template's parts read at the
         # lane's start; a processor that trims offsets does so in place as it gives its parts.
         if lane.parts is not None:
-            enc = build_single(enc, lane.parts[self.add], lane.around[self.add])
+            enc = build_single(enc, lane.parts[self.add], lane.around[self.add], masks=self.masks)
         elif lane.processor is not None:
-            enc = build_single(enc, lane.processor._single_parts(enc, self.add), lane.around[self.add])
+            enc = build_single(enc, lane.processor._single_parts(enc, self.add), lane.around[self.add], masks=self.masks)
         else:
             enc = post_process(None, enc, None, self.add)
         moved, mappers = self.moved, None

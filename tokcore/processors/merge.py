@@ -132,7 +132,7 @@ def merge(encodings: Iterable[Encoding]) -> Encoding:
     return out
 
 
-def build_single(enc: Encoding, parts: list[tuple], around: tuple | None = None) -> Encoding:
+def build_single(enc: Encoding, parts: list[tuple], around: tuple | None = None, *, masks: bool = True) -> Encoding:
     """What ``process`` + ``merge`` + ``finalize_sequence_ids`` make of one sequence, built directly.
 
     Only for ``enc`` without windows or ranges. ``parts`` in order: ``("A", type_id)`` for the
@@ -140,6 +140,8 @@ def build_single(enc: Encoding, parts: list[tuple], around: tuple | None = None)
     sequence 0 and the result's range is the last copy's; inserted ones read ``None``, or 0 when
     no part is the sequence (HF then has no range and reads 0 everywhere). ``around``:
     ``single_around(parts)``, made once by a caller that builds many results from the same parts.
+    ``masks=False``: nobody reads the special-token and attention masks or the type ids; with
+    ``around`` they are left as ``enc`` has them (the caller may hold ``None`` there) instead of built.
     ``build_single(e, [("special", [101], ["[CLS]"], 0), ("A", 0)])`` is ``[CLS]`` + ``e``.
     """
     if not parts:
@@ -152,7 +154,7 @@ def build_single(enc: Encoding, parts: list[tuple], around: tuple | None = None)
         if around is None:
             around = single_around(parts)
         if around is not None:
-            return _around(enc, around)
+            return _around(enc, around, masks)
     ids: list = []
     tokens: list = []
     spans, words = (enc.spans[:0], enc.word_ids[:0]) if compact else ([], [])
@@ -200,11 +202,12 @@ def single_around(parts: list[tuple]) -> tuple | None:
     return (parts[at][1], *_inserted(parts[:at]), *_inserted(parts[at + 1:]))
 
 
-def _around(enc: Encoding, around: tuple) -> Encoding:
+def _around(enc: Encoding, around: tuple, masks: bool = True) -> Encoding:
     """``build_single`` for a template with the sequence once (``around``: ``single_around``'s):
     each of the sequence's lists (``enc`` is the result; nobody else holds it after
     post-processing) is rebuilt once with the inserted tokens around it, and its type and
-    sequence ids are made anew, as ``build_single`` makes them."""
+    sequence ids are made anew, as ``build_single`` makes them. Without ``masks`` the masks and
+    type ids stay as they are (``build_single``)."""
     n = len(enc.ids)
     type_id, ids, tokens, types, nones, ones, ids_after, tokens_after, types_after, nones_after, ones_after = around
     if not ids:  # inserted tokens after the sequence only (or none): its lists grow in place
@@ -212,19 +215,23 @@ def _around(enc: Encoding, around: tuple) -> Encoding:
             enc.ids += ids_after
             enc.tokens += tokens_after
             enc.spans += nones_after
-            enc.special += ones_after
             enc.word_ids += nones_after
-            enc.attention += ones_after
-        enc.type_ids, enc.sequence_ids = [*repeat(type_id, n), *types_after], [*repeat(0, n), *nones_after]
+            if masks:
+                enc.special += ones_after
+                enc.attention += ones_after
+        if masks:
+            enc.type_ids = [*repeat(type_id, n), *types_after]
+        enc.sequence_ids = [*repeat(0, n), *nones_after]
         enc.__dict__["hf_ranges"] = {0: (0, n)}
         return enc
     enc.ids = [*ids, *enc.ids, *ids_after]
     enc.tokens = [*tokens, *enc.tokens, *tokens_after]
     enc.spans = [*nones, *enc.spans, *nones_after]
-    enc.special = [*ones, *enc.special, *ones_after]
     enc.word_ids = [*nones, *enc.word_ids, *nones_after]
-    enc.attention = [*ones, *enc.attention, *ones_after]
-    enc.type_ids = [*types, *repeat(type_id, n), *types_after]
+    if masks:
+        enc.special = [*ones, *enc.special, *ones_after]
+        enc.attention = [*ones, *enc.attention, *ones_after]
+        enc.type_ids = [*types, *repeat(type_id, n), *types_after]
     enc.sequence_ids = [*nones, *repeat(0, n), *nones_after]
     enc.__dict__["hf_ranges"] = {0: (len(ids), len(ids) + n)}
     return enc
