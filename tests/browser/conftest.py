@@ -134,3 +134,27 @@ def page(browser):
     page.set_default_timeout(60_000)
     yield page
     context.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """On a failed browser test, say what the page showed: its address, any open dialog (a modal makes
+    the rest of the page inert, which a click then waits out) and a screenshot's path. A flaky failure
+    seen once in CI is then readable from the log alone."""
+    outcome = yield
+    report = outcome.get_result()
+    page = item.funcargs.get("page") if report.when == "call" and report.failed else None
+    if page is None:
+        return
+    from browser.browser_helpers import SCREENSHOTS
+
+    try:
+        dialogs = page.locator('[role="dialog"]')
+        texts = [dialogs.nth(i).inner_text(timeout=2_000).strip() for i in range(dialogs.count())]
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / ("failed-" + "".join(c if c.isalnum() else "-" for c in item.name)[:120] + ".png")
+        page.screenshot(path=str(path), timeout=10_000)
+        state = f"address: {page.url}\nopen dialogs: {texts or 'none'}\nscreenshot: {path}"
+    except Exception as exc:  # noqa: BLE001 - the page may be gone; the test's own failure stands
+        state = f"the page could not be read: {type(exc).__name__}: {exc}"
+    report.sections.append(("browser state at failure", state))
