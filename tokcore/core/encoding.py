@@ -103,9 +103,9 @@ class EncodeResult:
     A result from the single-text fast lane (``tokcore.fast_lane``) fills its lists on first
     read, from the per-word data it keeps (as HF tokenizers builds its Python lists on first
     access): the ids alone from the words' ids, the word ids alone from the words' entries, the
-    other lists together (for a sentencepiece ``.model``'s plain line, its tokenization text too). When the original offsets are mapped
-    from a view that moved characters, ``offsets`` (the view's) waits for its own first read,
-    on any result. The values are the same either way.
+    other lists together (for a sentencepiece ``.model``'s plain line, its tokenization text too).
+    When the original offsets are mapped from a view that moved characters, ``offsets`` (the
+    view's) waits for its own first read, on any result. The values are the same either way.
     """
 
     ids: list[int]

@@ -196,8 +196,8 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
 
 def word_ids_of(ents: list, one_word: bool) -> list:
     """The word ids of ``emit_words`` for entries ``ents`` from word 0, made apart (a lane result
-    makes them on their first read). ``word_ids_of([e2, e1], False) == [0, 0, 1]`` for entries
-    of one word each, with 2 and 1 tokens."""
+    makes them on their first read): a word of 2 tokens, then one of 1,
+    ``word_ids_of([((5, 6), ("a", "bc"), (1, 2), (0, 0), 1, 2, 3, None, None), ((7,), ("d",), (1,), (0,), 1, 1, 1, None, None)], False) == [0, 0, 1]``."""
     words: list = []
     if ents:
         _emit_word_ids(ents, list(map(_N, ents)), words, 0, one_word)
