@@ -4,6 +4,7 @@ session, nothing in its state), it shows the same run at the same step."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browser.browser_helpers import click_until, exception_boxes, screenshot, wait_for_app
 
@@ -15,6 +16,17 @@ def _fresh_page(browser):
     page = context.new_page()
     page.set_default_timeout(120_000)
     return context, page
+
+
+def _wait_for_query(page, part: str, timeout_ms: int = 60_000) -> bool:
+    """Wait until the page's address holds ``part`` (the page writes its settings there once its run
+    has taken them) and the run has finished; ``False`` if it never does within ``timeout_ms``."""
+    try:
+        page.wait_for_function(f"() => location.search.includes({part!r})", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        return False
+    wait_for_app(page)
+    return True
 
 
 def _close_notice(page) -> None:
@@ -32,13 +44,17 @@ def test_train_bpe_link_reopens_corpus_settings_and_step(browser, app_url):
         _close_notice(page)
         page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text="Corpus").click()
         page.get_by_role("option", name="English sample sentences").click()
-        wait_for_app(page)
+        _wait_for_query(page, "tb_corpus=English")
         page.get_by_text("bytes", exact=True).click()
-        wait_for_app(page)
+        # The level's run sets its own default size: it must have landed before the size is typed,
+        # or it puts its default back over the typed one (seen once in CI under load).
+        _wait_for_query(page, "tb_level=bytes")
         size = page.get_by_role("spinbutton", name="Vocabulary size")
-        size.fill("300")  # 256 byte symbols first, so a byte-level run needs more to merge anything
-        size.press("Enter")
-        wait_for_app(page)
+        for _ in range(3):
+            size.fill("300")  # 256 byte symbols first, so a byte-level run needs more to merge anything
+            size.press("Enter")
+            if _wait_for_query(page, "tb_vocab=300", timeout_ms=20_000):
+                break
         page.get_by_role("button", name="Next ▶").wait_for()
         for k in range(1, 5):
             click_until(page, "Next ▶", page.locator("h3", has_text=f"Merge {k}"))
