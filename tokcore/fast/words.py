@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, call, is_, not_, sub
+from operator import add, call, is_, not_
 
 from ..text.onig_regex import regex_timed_out, user_regex_timeout
 
@@ -260,13 +260,10 @@ def _merge_cut_words(merges, known, drops: bool = False):
             kinds, every_known = list(map(plain_kind_of, zip(text, islice(text, 1, None)), _NO_MERGE_AT)), plain_superset(text)
         if every_known:
             # Every character is a token: a pair no merge ends and starts cuts, a pair of a
-            # longer merge side cuts unless that merge fits around the place.
+            # longer merge side cuts unless that merge fits around the place (the open places'
+            # kinds are the truthy ones, in order).
             open_at = list(compress(range(1, n), kinds))
-            if open_at:
-                fits = map(call, map(kinds.__getitem__, map(sub, open_at, repeat(1))), repeat(text), open_at)
-                cuts = list(compress(open_at, map(not_, fits)))
-            else:
-                cuts = open_at
+            cuts = list(compress(open_at, map(not_, map(call, filter(None, kinds), repeat(text), open_at))))
         elif drops:
             cuts = []
         else:
