@@ -20,8 +20,9 @@ from bisect import bisect_right
 
 import regex
 
-from ..core.components import Piece, PreTokenizer, register
+from ..core.components import register
 from ..text.char_classes import ASSIGNED_9_0, parse_ranges
+from .split import CutOnly
 
 # The scripts of Unicode 9.0 (the Script property values, ``regex`` spelling tolerant of case).
 _SCRIPTS_9_0 = (
@@ -98,10 +99,9 @@ def _table() -> _ScriptCodes:
 
 
 @register("pre_tokenizer")
-class UnicodeScripts(PreTokenizer):
+class UnicodeScripts(CutOnly):
     """Split where the script changes. ``UnicodeScripts().pre_tokenize_str("ab 12")`` gives ``"ab "``, ``"12"``."""
 
-    def split_piece(self, piece: Piece) -> list[Piece]:
-        codes = piece.text.translate(_table())  # one script code per character
-        sub = piece.sub
-        return [sub(*m.span()) for m in _RUNS.finditer(codes)]
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        codes = text.translate(_table())  # one script code per character
+        return [m.span() for m in _RUNS.finditer(codes)]

@@ -63,8 +63,11 @@ def regex_matches(rx: regex.Pattern, text: str, *, invert: bool = False, nonempt
     prev = 0
     limit = user_regex_timeout(len(text))  # patterns come from files: time-bound
     try:
-        for start, stop in (_find_iter(rx, text, limit) if not nonempty
-                            else (m.span() for m in rx.finditer(text, timeout=limit))):
+        found = [m.span() for m in rx.finditer(text, timeout=limit)]
+        if not nonempty and any(s == e for s, e in found):
+            # Without an empty match Python's iterator makes Rust's searches; with one, Rust's loop decides.
+            found = list(_find_iter(rx, text, limit))
+        for start, stop in found:
             if prev != start:
                 out.append((prev, start, invert))
             out.append((start, stop, not invert))
@@ -131,43 +134,61 @@ def spans_for_behavior(matches: Iterable[Match], behavior: str) -> list[tuple[in
     return [(s, e) for s, e in out]
 
 
-def split_by_regex(
-    piece: Piece,
+def regex_spans(
+    text: str,
     rx: regex.Pattern,
     behavior: str,
     *,
     invert: bool = False,
     nonempty: bool = False,
     classes: ClassMap | None = None,
-) -> list[Piece]:
-    """Split ``piece`` where ``rx`` matches, treating matches per ``behavior``; empty pieces dropped.
+) -> list[tuple[int, int]]:
+    """The non-empty spans ``behavior`` keeps where ``rx`` matches ``text`` (with ``classes``, on its
+    ``ascii_view``, same positions). ``regex_spans("a-b", regex.compile("-"), "Removed") == [(0, 1), (2, 3)]``."""
+    view = text if classes is None else ascii_view(text, classes)
+    return [(s, e) for s, e in spans_for_behavior(regex_matches(rx, view, invert=invert, nonempty=nonempty), behavior)
+            if e > s]
 
-    With ``classes``, ``rx`` runs on the piece's ``ascii_view`` (same positions).
-    """
-    text = piece.text if classes is None else ascii_view(piece.text, classes)
-    spans = spans_for_behavior(regex_matches(rx, text, invert=invert, nonempty=nonempty), behavior)
-    return [piece.sub(s, e) for s, e in spans if e > s]
+
+def match_spans(text: str, rx: regex.Pattern, classes: ClassMap | None = None) -> list[tuple[int, int]]:
+    """The non-empty matches of ``rx`` (an inverted pattern, gaps removed) as spans of ``text``.
+    ``match_spans("a  b", regex.compile(r"\\S+")) == [(0, 1), (3, 4)]``."""
+    view = text if classes is None else ascii_view(text, classes)
+    try:
+        return [m.span() for m in rx.finditer(view, timeout=user_regex_timeout(len(view))) if m.end() > m.start()]
+    except TimeoutError:
+        raise regex_timed_out(rx, len(view)) from None
 
 
 def pieces_of_matches(piece: Piece, rx: regex.Pattern, classes: ClassMap | None = None) -> list[Piece]:
     """The pieces are exactly the (non-empty) matches of ``rx``: an inverted pattern, gaps removed."""
-    text = piece.text if classes is None else ascii_view(piece.text, classes)
     sub = piece.sub
-    try:
-        return [sub(*m.span()) for m in rx.finditer(text, timeout=user_regex_timeout(len(text))) if m.end() > m.start()]
-    except TimeoutError:
-        raise regex_timed_out(rx, len(text)) from None
+    return [sub(s, e) for s, e in match_spans(piece.text, rx, classes)]
 
 
-class _ClassSplit(PreTokenizer):
+class CutOnly(PreTokenizer):
+    """A pre-tokenizer that only cuts: its pieces are slices of the piece it is given, found by
+    ``char_spans`` on that piece's text alone, wherever the piece sits. The fast word plans call
+    ``char_spans`` on a whole text to find its words (``tokcore.fast.plan``)."""
+
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        """The non-empty ``(start, stop)`` character spans of ``text``'s pieces, in order."""
+        raise NotImplementedError
+
+    def split_piece(self, piece: Piece) -> list[Piece]:
+        sub = piece.sub
+        return [sub(s, e) for s, e in self.char_spans(piece.text)]
+
+
+class _ClassSplit(CutOnly):
     """Split on every character of a class, one match per character."""
 
     char_re: regex.Pattern = PUNCT_RE
     classes: ClassMap = PUNCT_CLASSES
     behavior = "Isolated"
 
-    def split_piece(self, piece: Piece) -> list[Piece]:
-        return split_by_regex(piece, self.char_re, self.behavior, nonempty=True, classes=self.classes)
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        return regex_spans(text, self.char_re, self.behavior, nonempty=True, classes=self.classes)
 
 
 @register("pre_tokenizer")
@@ -208,7 +229,7 @@ class Digits(_ClassSplit):
 
 
 @register("pre_tokenizer")
-class CharDelimiterSplit(PreTokenizer):
+class CharDelimiterSplit(CutOnly):
     """Split on one character, dropping it. ``CharDelimiterSplit("_").pre_tokenize_str("a_b")`` gives ``a``, ``b``."""
 
     def __init__(self, delimiter: str):
@@ -217,8 +238,8 @@ class CharDelimiterSplit(PreTokenizer):
         self.delimiter = delimiter
         self._rx = regex.compile(f"[^{regex.escape(delimiter)}]+")
 
-    def split_piece(self, piece: Piece) -> list[Piece]:
-        return pieces_of_matches(piece, self._rx)
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        return match_spans(text, self._rx)
 
     def to_dict(self) -> dict:
         return {"type": "CharDelimiterSplit", "delimiter": self.delimiter}
@@ -229,7 +250,7 @@ class CharDelimiterSplit(PreTokenizer):
 
 
 @register("pre_tokenizer")
-class Split(PreTokenizer):
+class Split(CutOnly):
     """Split on a literal string or a regex, with a behavior, optionally inverted (the matches are kept).
 
     ``Split("-", "isolated").pre_tokenize_str("a-b")`` gives ``a``, ``-``, ``b``;
@@ -255,8 +276,8 @@ class Split(PreTokenizer):
         # HF runs regexes on Oniguruma, whose Unicode tables are older than the ``regex`` module's.
         self._classes = onig_known(pattern) if self.is_regex else None
 
-    def split_piece(self, piece: Piece) -> list[Piece]:
-        return split_by_regex(piece, self._rx, self.behavior, invert=self.invert, classes=self._classes)
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        return regex_spans(text, self._rx, self.behavior, invert=self.invert, classes=self._classes)
 
     def to_dict(self) -> dict:
         key = "Regex" if self.is_regex else "String"

@@ -26,7 +26,7 @@ from ..text.byte_level import GPT2_REGEX, ByteLevelOptions, bytes_to_chars
 from ..text.char_classes import PUNCT_CLASSES, WORD_CLASSES
 from ..text.onig_classes import ONIG_CLASSES
 from .scripts import UnicodeScripts
-from .split import PUNCT_CLASS, CharDelimiterSplit, Digits, Punctuation, Split, pieces_of_matches
+from .split import PUNCT_CLASS, CharDelimiterSplit, CutOnly, Digits, Punctuation, Split, match_spans, pieces_of_matches
 
 __all__ = [
     "BertPreTokenizer",
@@ -70,30 +70,30 @@ class Sequence(StageSequence, PreTokenizer):
 
 
 @register("pre_tokenizer")
-class WhitespaceSplit(PreTokenizer):
+class WhitespaceSplit(CutOnly):
     """Split on whitespace, dropping it. ``WhitespaceSplit().pre_tokenize_str("a  b") == [("a", (0, 1)), ("b", (3, 4))]``.
 
     Whitespace is Unicode's White_Space property (as Rust's ``char::is_whitespace``), not
     ``str.isspace``, which also counts the separators U+001C..U+001F.
     """
 
-    def split_piece(self, piece: Piece) -> list[Piece]:
-        return pieces_of_matches(piece, _NON_SPACE_RE)
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        return match_spans(text, _NON_SPACE_RE)
 
 
 @register("pre_tokenizer")
-class Whitespace(PreTokenizer):
+class Whitespace(CutOnly):
     """Runs of word characters and runs of other non-space characters (HF's ``\\w+|[^\\w\\s]+``).
 
     ``Whitespace().pre_tokenize_str("Hi, you!") == [("Hi", (0, 2)), (",", (2, 3)), ("you", (4, 7)), ("!", (7, 8))]``.
     """
 
-    def split_piece(self, piece: Piece) -> list[Piece]:
-        return pieces_of_matches(piece, _WORDS_OR_SYMBOLS_RE, WORD_CLASSES)
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        return match_spans(text, _WORDS_OR_SYMBOLS_RE, WORD_CLASSES)
 
 
 @register("pre_tokenizer")
-class BertPreTokenizer(PreTokenizer):
+class BertPreTokenizer(CutOnly):
     """BERT's basic split: drop whitespace, isolate every punctuation character.
 
     ``BertPreTokenizer().pre_tokenize_str("a,b") == [("a", (0, 1)), (",", (1, 2)), ("b", (2, 3))]``.
@@ -110,13 +110,17 @@ class BertPreTokenizer(PreTokenizer):
         sub = piece.sub
         return [sub(*m.span()) for m in _ASCII_BERT_RE.finditer(view)]
 
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        view = text if text.isascii() else text.translate(PUNCT_CLASSES)
+        return [m.span() for m in _ASCII_BERT_RE.finditer(view)]
+
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         # The word loop hands over one piece at a time.
         return self.split_piece(pieces[0]) if len(pieces) == 1 else super().pre_tokenize(pieces)
 
 
 @register("pre_tokenizer")
-class FixedLength(PreTokenizer):
+class FixedLength(CutOnly):
     """Chunks of ``length`` characters. ``FixedLength(length=2).pre_tokenize_str("abc")`` gives ``ab``, ``c``."""
 
     def __init__(self, *, length: int = 5):
@@ -124,9 +128,9 @@ class FixedLength(PreTokenizer):
             raise ConfigurationError(f"FixedLength needs a positive integer length, got {length!r}")
         self.length = length
 
-    def split_piece(self, piece: Piece) -> list[Piece]:
-        n, k = len(piece.text), self.length
-        return [piece.sub(i, min(i + k, n)) for i in range(0, n, k)]
+    def char_spans(self, text: str) -> list[tuple[int, int]]:
+        n, k = len(text), self.length
+        return [(i, min(i + k, n)) for i in range(0, n, k)]
 
     def to_dict(self) -> dict:
         return {"type": "FixedLength", "length": self.length}
