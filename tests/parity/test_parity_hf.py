@@ -12,10 +12,10 @@ Known differences live in ``ALLOWED`` with their reason; anything else fails.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 
 import pytest
+from hf_compare import compare
 from parity_samples import parity_texts
 from shared_data import require_shared
 
@@ -23,14 +23,8 @@ import tokcore
 
 tokenizers = pytest.importorskip("tokenizers")
 
-# (case, sample id) -> reason. Everything else must match exactly (up to the two rules below).
+# (case, sample id) -> reason. Everything else must match exactly (up to hf_compare's two rules).
 ALLOWED: dict[tuple[str, str], str] = {}
-# Combining marks that normalization folded into a character (NFKC composition) or removed
-# (accent stripping) at the end of a token: tokcore's span covers them (they are part of the
-# source of that token's last character), HF's stops before them.
-# Tokens made only of inserted text (Prepend/Metaspace's "▁" with no source character): the
-# contract gives them an empty span where they were inserted; HF lends them the next character's span.
-INSERTED_ONLY = {"\u2581"}
 
 CASES = {
     # case -> (path parts for tokcore.load, path parts of the HF oracle file, oracle without truncation/padding)
@@ -45,47 +39,6 @@ CASES = {
     "minilm_vocab_txt": (("reference", "hf", "minilm", "vocab.txt"), ("reference", "hf", "minilm", "tokenizer.json"), True),
     "gpt2_vocab_merges": (("reference", "hf", "gpt2", "vocab.json"), ("reference", "hf", "gpt2", "tokenizer.json"), True),
 }
-
-
-
-def hf_view(enc, text: str = "", special: dict | None = None) -> dict:
-    # The offsets contract marks special added tokens matched in the text too (HF marks only inserted ones).
-    special = special or {}
-    mask = [int(m or (i in special and special[i] in text[s:e]))
-            for m, i, (s, e) in zip(enc.special_tokens_mask, enc.ids, enc.offsets)]
-    return {"ids": enc.ids, "tokens": enc.tokens, "special": mask, "attention": enc.attention_mask,
-            "type_ids": enc.type_ids, "offsets": [tuple(o) for o in enc.offsets],
-            "overflowing": [o.ids for o in enc.overflowing]}
-
-
-def tokcore_view(res, text: str) -> dict:
-    offsets = []
-    for o in res.original_offsets:
-        span = tokcore.byte_span_to_char_span(text, o)
-        offsets.append((0, 0) if span is None else span)
-    return {"ids": res.ids, "tokens": res.tokens, "special": res.special_tokens_mask, "attention": res.attention_mask,
-            "type_ids": res.token_type_ids, "offsets": offsets, "overflowing": [o.ids for o in res.overflowing]}
-
-
-def compare(tok, oracle, texts) -> dict[str, list[str]]:
-    """Sample id -> the fields that differ, for every sample that differs."""
-    diffs = {}
-    encs = oracle.encode_batch([t for _, t in texts])
-    special = {t.id: t.content for t in tok.added_tokens if t.special}
-    for (sid, text), enc in zip(texts, encs):
-        want = hf_view(enc, text, special)
-        got = tokcore_view(tok.encode_result(text, return_offsets=True, return_masks=True), text)
-        for i, tok_text in enumerate(want["tokens"]):
-            g, w = got["offsets"][i], want["offsets"][i]
-            if tok_text in INSERTED_ONLY and g[0] == g[1] == w[0] and g != w:
-                got["offsets"][i] = w
-            elif g != w and g[0] == w[0] and g[1] > w[1] and all(
-                    unicodedata.category(c).startswith("M") for c in text[w[1]:g[1]]):
-                got["offsets"][i] = w
-        bad = [k for k in want if want[k] != got[k]]
-        if bad:
-            diffs[sid] = bad
-    return diffs
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

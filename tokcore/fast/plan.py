@@ -196,7 +196,43 @@ def _build_plan(pre, model) -> WordPlan | None:
                     return ascii_view(text, classes)
             return _lean(WordPlan(_isolated_words(split._rx, view_of, ascii_twin(split._rx)),
                                   lambda p: bl.pre_tokenize([p]), tok), model, True)
-    return None
+    return _cut_first_plan(pre, tok)
+
+
+def _cut_first_plan(pre, tok) -> WordPlan | None:
+    """A plan for any other pre-tokenizer, or ``Sequence`` of them, whose first stage only cuts the
+    text (``CutOnly``: Digits, Punctuation, Split, ...) and whose every stage acts on each piece
+    alone, as all of HF's do: the first stage's pieces are the words, and the later stages run on
+    a word as within the text. Metaspace's ``prepend_scheme="first"`` asks where the piece starts
+    (``origin_matters``). Stages of other types (a subclass included) leave the slow path.
+    ``_cut_first_plan(Sequence([Digits(individual_digits=True), ByteLevel()]), tok).words("a12")``
+    is ``(["a", "1", "2"], [0, 1, 2])``."""
+    from ..pre_tokenizers import standard as pt
+    from ..pre_tokenizers.split import CutOnly
+
+    per_piece = (pt.BertPreTokenizer, pt.ByteLevel, pt.CharDelimiterSplit, pt.Digits, pt.FixedLength, pt.Metaspace,
+                 pt.Punctuation, pt.Split, pt.UnicodeScripts, pt.Whitespace, pt.WhitespaceSplit)
+    stages = list(pre.pretokenizers) if type(pre) is pt.Sequence else [pre]
+    if not stages or not all(type(s) in per_piece for s in stages) or not isinstance(stages[0], CutOnly):
+        return None
+    origin_matters = any(type(s) is pt.Metaspace and s.prepend_scheme == "first" for s in stages)
+    if type(stages[0]) in (pt.BertPreTokenizer, pt.Whitespace, pt.WhitespaceSplit):
+        # These drop whitespace and never join across it: a run of non-space characters goes through
+        # every stage alone exactly as inside the text (str.split finds the runs).
+        return WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok, origin_matters=origin_matters)
+    char_spans, rest = stages[0].char_spans, stages[1:]
+
+    def words(text):
+        found = char_spans(text)
+        return list(map(text.__getitem__, map(slice, *zip(*found)))) if found else [], [s for s, _ in found]
+
+    def pieces(piece):
+        out = [piece]
+        for stage in rest:
+            out = stage.pre_tokenize(out)
+        return out
+
+    return WordPlan(words, pieces, tok, origin_matters=origin_matters)
 
 
 def _bert_pieces(punct_classes, ascii_punct):
