@@ -65,6 +65,7 @@ CASES = {
     "bert_then_digits": (MINILM, _seq({"type": "BertPreTokenizer"}, {"type": "Digits", "individual_digits": True})),
     "punctuation_then_metaspace_first": (T5, _seq({"type": "Punctuation", "behavior": "Isolated"}, _meta("first"))),
     "char_delimiter": (MINILM, {"type": "CharDelimiterSplit", "delimiter": " "}),
+    "delimiter_then_byte_level": (GPT2, _seq({"type": "CharDelimiterSplit", "delimiter": "-"}, _bl())),
     "fixed_length": (GPT2, _seq({"type": "FixedLength", "length": 4}, _bl(use_regex=False))),
 }
 

@@ -18,6 +18,7 @@ Left out: the word loops that use a plan (``tokcore.fast.encode``), the word fin
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 from operator import sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
@@ -30,7 +31,16 @@ from .entries import (
     _verbatim,
     _wordpiece_split,
 )
-from .words import _NON_SPACE_RUNS, _bytelevel_words, _gpt2_cut, _isolated_words, _merge_cut_words, _whole, ascii_twin
+from .words import (
+    _NON_SPACE_RUNS,
+    GPT2_ASCII,
+    _bytelevel_words,
+    _gpt2_cut,
+    _isolated_words,
+    _merge_cut_words,
+    _whole,
+    ascii_twin,
+)
 
 _MAX_CACHED_CHARS = 256  # long words rarely repeat
 
@@ -196,10 +206,10 @@ def _build_plan(pre, model) -> WordPlan | None:
                     return ascii_view(text, classes)
             return _lean(WordPlan(_isolated_words(split._rx, view_of, ascii_twin(split._rx)),
                                   lambda p: bl.pre_tokenize([p]), tok), model, True)
-    return _cut_first_plan(pre, tok)
+    return _cut_first_plan(pre, model, tok)
 
 
-def _cut_first_plan(pre, tok) -> WordPlan | None:
+def _cut_first_plan(pre, model, tok) -> WordPlan | None:
     """A plan for any other pre-tokenizer, or ``Sequence`` of them, whose first stage only cuts the
     text (``CutOnly``: Digits, Punctuation, Split, ...) and whose every stage acts on each piece
     alone, as all of HF's do: the first stage's pieces are the words, and the later stages run on
@@ -221,10 +231,13 @@ def _cut_first_plan(pre, tok) -> WordPlan | None:
         # every stage alone exactly as inside the text (str.split finds the runs).
         return WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok, origin_matters=origin_matters)
     char_spans, rest = stages[0].char_spans, stages[1:]
-
-    def words(text):
-        found = char_spans(text)
-        return list(map(text.__getitem__, map(slice, *zip(*found)))) if found else [], [s for s, _ in found]
+    words = _chunk_words(char_spans)
+    byte_level = rest[0] if rest and type(rest[0]) is pt.ByteLevel else None
+    if byte_level is not None and byte_level.use_regex and not byte_level.add_prefix_space:
+        # StarCoder's and Falcon's ByteLevel cuts each chunk into GPT-2's words: those are the
+        # words (each then written as bytes), which repeat far more often than whole chunks.
+        words = _chunk_words(char_spans, _bytelevel_words(), GPT2_ASCII.findall)
+        rest = [pt.ByteLevel(add_prefix_space=False, trim_offsets=byte_level.trim_offsets, use_regex=False), *rest[1:]]
 
     def pieces(piece):
         out = [piece]
@@ -232,7 +245,37 @@ def _cut_first_plan(pre, tok) -> WordPlan | None:
             out = stage.pre_tokenize(out)
         return out
 
-    return WordPlan(words, pieces, tok, origin_matters=origin_matters)
+    plan = WordPlan(words, pieces, tok, origin_matters=origin_matters)
+    if len(rest) == 1 and rest[0] is not byte_level and type(rest[0]) is pt.ByteLevel:
+        return _lean(plan, model, True)  # a word is one piece: its UTF-8 bytes as characters
+    return plan
+
+
+def _chunk_words(char_spans, inner=None, ascii_inner=None):
+    """A word finder: the chunks ``char_spans`` finds, each cut again by the finder ``inner`` if
+    given (whose words cover what it is given), or on ASCII text by ``ascii_inner(text, start, stop)``
+    (a ``findall`` that needs no slice).
+    ``_chunk_words(lambda t: [(0, 2), (3, 5)])("ab cd") == (["ab", "cd"], [0, 3])``."""
+
+    def words(text):
+        found = char_spans(text)
+        if inner is None:
+            return list(map(text.__getitem__, map(slice, *zip(*found)))) if found else [], [s for s, _ in found]
+        out: list = []
+        if ascii_inner is not None and text.isascii():
+            for s, e in found:
+                out += ascii_inner(text, s, e)
+        else:
+            for s, e in found:
+                out += inner(text[s:e])[0]
+        if sum(map(len, out)) == len(text):  # the chunks cover the text: so do their words
+            return out, None
+        starts: list = []
+        for s, e in found:
+            starts += accumulate(map(len, inner(text[s:e])[0][:-1]), initial=s)
+        return out, starts
+
+    return words
 
 
 def _bert_pieces(punct_classes, ascii_punct):

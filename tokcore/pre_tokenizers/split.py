@@ -18,6 +18,9 @@ Left out: pre-tokenizers that rewrite text (``Metaspace``, ``ByteLevel``, in ``p
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+from itertools import accumulate
 from typing import Iterable
 
 import regex
@@ -181,14 +184,35 @@ class CutOnly(PreTokenizer):
 
 
 class _ClassSplit(CutOnly):
-    """Split on every character of a class, one match per character."""
+    """Split on every character of a class, one match per character.
+
+    The class view is ASCII, where one ``re`` pattern per behavior finds the pieces themselves
+    (``_covering``): ``regex_spans`` on ``char_re`` stays the reference (tests/engine/test_cut_only_spans.py).
+    """
 
     char_re: regex.Pattern = PUNCT_RE
+    char_set = PUNCT_CLASS  # char_re's class, inside [...]
     classes: ClassMap = PUNCT_CLASSES
     behavior = "Isolated"
 
     def char_spans(self, text: str) -> list[tuple[int, int]]:
-        return regex_spans(text, self.char_re, self.behavior, nonempty=True, classes=self.classes)
+        view = ascii_view(text, self.classes)
+        rx = _covering(self.char_set, self.behavior)
+        if self.behavior == "Removed":
+            return [m.span() for m in rx.finditer(view)]
+        ends = list(accumulate(map(len, rx.findall(view))))
+        return list(zip([0, *ends[:-1]], ends))
+
+
+@lru_cache(maxsize=None)
+def _covering(char_set: str, behavior: str) -> re.Pattern:
+    """The pieces a behavior keeps when every character of ``char_set`` is a match, as one pattern
+    (``Removed``: the pieces between; the others cover the text, so their lengths give the spans).
+    ``_covering("-", "MergedWithNext").findall("a--b") == ["a", "-", "-b"]``."""
+    c, other = f"[{char_set}]", f"[^{char_set}]"
+    return re.compile({"Isolated": f"{c}|{other}+", "Contiguous": f"{c}+|{other}+", "Removed": f"{other}+",
+                       "MergedWithPrevious": f"{other}*{c}|{other}+", "MergedWithNext": f"{c}{other}*|{other}+"}[behavior],
+                      re.DOTALL)
 
 
 @register("pre_tokenizer")
@@ -214,6 +238,7 @@ class Digits(_ClassSplit):
     """
 
     char_re = NUMERIC_RE
+    char_set = "0-9"
     classes = NUMERIC_CLASSES
 
     def __init__(self, *, individual_digits: bool = False):

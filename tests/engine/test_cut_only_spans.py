@@ -1,0 +1,66 @@
+"""The short cuts in the pre-tokenizers that only cut, pinned to their references.
+
+- ``Punctuation`` and ``Digits`` find their pieces with one ``re`` pattern per behavior on the
+  ASCII class view (``split._covering``); ``regex_spans`` on the one-character pattern, match by
+  match through ``spans_for_behavior``, is the reference.
+- ``regex_matches`` takes Python's ``finditer`` unless it finds an empty match; Rust's search loop
+  (``split._find_iter``) is the reference, empty matches included.
+"""
+
+from __future__ import annotations
+
+import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokcore.pre_tokenizers.split import (
+    BEHAVIORS,
+    Digits,
+    Punctuation,
+    _find_iter,
+    regex_matches,
+    regex_spans,
+)
+
+PIECES = ["a", "Z", " ", "  ", "-", "--", "!", ".", "'", "1", "23", "٣", "中", "é", "\u3000", "«", "»", "\n", "¿", "😀",
+          "_", "$", "\u0301", "x9y"]
+texts = st.lists(st.sampled_from(PIECES), max_size=20).map("".join) | st.text(max_size=25)
+
+
+def _splitters():
+    yield from (Punctuation(b) for b in BEHAVIORS)
+    yield Digits(individual_digits=True)
+    yield Digits(individual_digits=False)
+
+
+@pytest.mark.parametrize("splitter", list(_splitters()), ids=lambda s: f"{type(s).__name__}-{s.behavior}")
+@settings(max_examples=150, deadline=None)
+@given(text=texts)
+def test_class_splits_equal_the_match_by_match_reference(splitter, text):
+    want = regex_spans(text, splitter.char_re, splitter.behavior, nonempty=True, classes=splitter.classes)
+    assert splitter.char_spans(text) == want
+
+
+def _rust_reference(rx, text, invert=False):
+    out, prev = [], 0
+    for start, stop in _find_iter(rx, text, 10.0):
+        if prev != start:
+            out.append((prev, start, invert))
+        out.append((start, stop, not invert))
+        prev = stop
+    if prev != len(text):
+        out.append((prev, len(text), invert))
+    return out
+
+
+PATTERNS = ["a*", "", r"\b", "x?", "-", " ", "(?=a)", "a|", r"\s+", r"\p{L}+|\p{N}", "(?<=a)", "ab|a", r"[^\s]*"]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+@settings(max_examples=100, deadline=None)
+@given(text=st.lists(st.sampled_from(["a", "b", "x", " ", "-", "1", "ab", "é"]), max_size=14).map("".join),
+       invert=st.booleans())
+def test_regex_matches_follow_rusts_search_loop(pattern, text, invert):
+    rx = regex.compile(pattern)
+    assert regex_matches(rx, text, invert=invert) == _rust_reference(rx, text, invert)
