@@ -54,8 +54,10 @@ both_units = st_display.units_switch(P, where=units_col)
 
 try:
     tokenizer = st_common.load_tokenizer(spec)
-    parsed = st_common.token_view(spec, text, split_special=False, add_special_tokens=add_special, padding=padding)
-    plain = st_common.token_view(spec, text, split_special=True, add_special_tokens=add_special, padding=padding)
+    truncation = st_display.truncation_switch(P, [tokenizer], where=pad_col)
+    options = {"add_special_tokens": add_special, "padding": padding, "truncation": truncation}
+    parsed = st_common.token_view(spec, text, split_special=False, **options)
+    plain = st_common.token_view(spec, text, split_special=True, **options)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()

@@ -110,11 +110,12 @@ class TokenView:
 
 
 def build_view(tokenizer, text: str, *, split_special: bool = False, add_special_tokens: bool = True,
-               padding: bool = False) -> TokenView:
+               padding: bool = False, truncation: bool = True) -> TokenView:
     """Encode ``text`` and keep what the pages show. Engine errors propagate unchanged.
 
     Padding is off unless asked (``padding=True`` applies the tokenizer's own padding, e.g. MiniLM's 128):
-    pad tokens would flood every view of one short text.
+    pad tokens would flood every view of one short text. ``truncation=False`` switches the tokenizer's own
+    truncation off, so that the view covers the whole text.
 
     ``[r.token for r in build_view(tokcore.CharTokenizer(), "Hi").rows] == ["H", "i"]``
     """
@@ -126,6 +127,7 @@ def build_view(tokenizer, text: str, *, split_special: bool = False, add_special
         add_special_tokens=add_special_tokens,
         split_special_tokens=split_special,
         padding=None if padding else False,
+        truncation=None if truncation else False,
     )
     view_text = result.tokenization_text
     unk = tokenizer.unk_token
