@@ -28,7 +28,7 @@ with st.sidebar:
 
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)
-text = st.text_area("Text", key=f"{P}_text", height=140,
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=140,
                     help=f"Ctrl+Enter (or click outside) to tokenize. Up to {TEXT_CAP:,} characters are encoded.")
 if len(text) <= SHARE_TEXT_LIMIT:
     st.query_params[f"{P}_text"] = text

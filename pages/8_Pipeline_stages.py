@@ -28,7 +28,7 @@ with st.sidebar:
 
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)
-text = st.text_area("Text", key=f"{P}_text", height=90, help=f"Up to {TEXT_CAP:,} characters are run.")
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90, help=f"Up to {TEXT_CAP:,} characters are run.")
 if len(text) <= SHARE_TEXT_LIMIT:
     st.query_params[f"{P}_text"] = text
 else:

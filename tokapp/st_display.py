@@ -14,7 +14,7 @@ import streamlit as st
 
 def padding_switch(prefix: str, *, where=None) -> bool:
     """A "pad as the tokenizer would" switch, off by default: pad tokens flood the views of one text."""
-    return (where or st).toggle("Pad as the tokenizer does", value=False, key=f"{prefix}_pad",
+    return (where or st).toggle("Pad as the tokenizer does", value=False, key=f"{prefix}_pad", persist_state="session",
                                 help="Off: no pad tokens. On: the tokenizer's own padding (e.g. MiniLM pads "
                                      "every text to 128 tokens).")
 
@@ -31,14 +31,14 @@ def truncation_switch(prefix: str, tokenizers, *, where=None) -> bool:
     if not lengths:
         return True
     return (where or st).toggle(f"Truncate as the tokenizer does ({' / '.join(map(str, lengths))} tokens)",
-                                value=False, key=f"{prefix}_trunc",
+                                value=False, key=f"{prefix}_trunc", persist_state="session",
                                 help="Off: the whole text is encoded. On: the tokenizer's own truncation keeps "
                                      "the first tokens only, and every figure covers those.")
 
 
 def units_switch(prefix: str, *, where=None) -> bool:
     """Show character positions (0-based) beside the byte offsets (1-based) in tables and tooltips."""
-    return (where or st).toggle("Offsets in characters too", value=False, key=f"{prefix}_units",
+    return (where or st).toggle("Offsets in characters too", value=False, key=f"{prefix}_units", persist_state="session",
                                 help="Offsets are UTF-8 bytes, 1-based, half-open (the contract). On: also "
                                      "0-based, half-open character positions, as Python slices count.")
 
