@@ -42,8 +42,9 @@ both_units = st_display.units_switch(P, where=units_col)
 text = st_display.capped(text, TEXT_CAP)
 try:
     tokenizer = st_common.load_tokenizer(spec)
+    truncation = st_display.truncation_switch(P, [tokenizer], where=pad_col)
     ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else (), padding=padding,
-                                     both_units=both_units)
+                                     truncation=truncation, both_units=both_units)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()

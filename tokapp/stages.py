@@ -12,7 +12,7 @@ exactly as ``encode_result`` reports them (``Context.both_units`` adds their cha
 The added-token split and the pre-tokenizer run over the same segments as ``Tokenizer`` does;
 ``model_matches_pipeline`` checks the stage-by-stage tokens against ``encode_result``.
 
-Left out: drawing (the page) and truncation (the Playground and Offsets pages show it).
+Left out: drawing (the page). The post-processor stage pads and truncates as the tokenizer does only when asked.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ class Context:
     pieces: list = field(default_factory=list)  # (piece text, (start, stop), added token or None, byte bounds)
     tokens: list = field(default_factory=list)  # (id, token, (start, stop)) in the tokenization text
     padding: bool = False  # the post-processor stage pads as the tokenizer does only when asked
+    truncation: bool = False  # ... and truncates as it does (e.g. MiniLM's 128 tokens) only when asked
     both_units: bool = False  # the post-processor rows add character spans beside the byte offsets
 
     def raw_span(self, start: int, stop: int) -> tuple[int, int]:
@@ -203,7 +204,8 @@ def _char_ceil(byte: int, table: Optional[list]) -> int:
 
 def _post(ctx: Context) -> StageResult:
     res = ctx.tokenizer.encode_result(ctx.text, return_offsets=True, return_masks=True, add_special_tokens=True,
-                                      padding=None if ctx.padding else False)
+                                      padding=None if ctx.padding else False,
+                                      truncation=None if ctx.truncation else False)
     rows = []
     for i, (id_, value, off, orig, special, type_id) in enumerate(zip(
             res.ids, res.tokens, res.offsets, res.original_offsets, res.special_tokens_mask, res.token_type_ids)):
@@ -220,6 +222,10 @@ def _post(ctx: Context) -> StageResult:
     name = type(post).__name__ if post is not None else "none"
     note = "" if model_matches_pipeline(ctx, res) else (
         "The stage-by-stage tokens differ from the pipeline's own encoding; the table below is the pipeline's.")
+    if res.overflowing:
+        note = (f"The tokenizer's own truncation keeps {len(res.ids)} tokens here ({len(res.overflowing)} overflowing "
+                f"window{'' if len(res.overflowing) == 1 else 's'} left out); the stages above cover the whole text. "
+                + note).strip()
     return StageResult("Post-processor", f"Post-processor: {name}. The final encoding: template tokens get the "
                        "(0, 0) sentinel; offsets are 1-based UTF-8 byte spans (the offsets contract).", None, rows,
                        note, chips=tuple((visible(t), bool(s)) for t, s in zip(res.tokens[:MAX_ROWS],
@@ -227,9 +233,10 @@ def _post(ctx: Context) -> StageResult:
 
 
 def model_matches_pipeline(ctx: Context, result=None) -> bool:
-    """Do the model-stage ids equal ``encode_result(add_special_tokens=False)``'s?"""
-    if result is None or any(tuple(o) == (0, 0) for o in (result.offsets or [])):
-        result = ctx.tokenizer.encode_result(ctx.text, add_special_tokens=False)
+    """Do the model-stage ids equal ``encode_result(add_special_tokens=False)``'s, without padding or truncation?"""
+    if (result is None or ctx.padding or ctx.truncation
+            or any(tuple(o) == (0, 0) for o in (result.offsets or []))):
+        result = ctx.tokenizer.encode_result(ctx.text, add_special_tokens=False, padding=False, truncation=False)
     return [t[0] for t in ctx.tokens] == list(result.ids)
 
 
@@ -293,10 +300,10 @@ def register_stage(stage: Stage, *, before: str | None = None, after: str | None
 
 
 def run_stages(tokenizer, text: str, *, optional: tuple[str, ...] = (), padding: bool = False,
-               both_units: bool = False) -> tuple[Context, list[StageResult]]:
+               truncation: bool = False, both_units: bool = False) -> tuple[Context, list[StageResult]]:
     """Run every stage in order (optional ones only when their key is in ``optional``); no pad tokens unless
-    ``padding`` (then the tokenizer's own padding, e.g. MiniLM's 128)."""
-    ctx = Context(tokenizer, text, text, padding=padding, both_units=both_units)
+    ``padding`` (then the tokenizer's own padding, e.g. MiniLM's 128), no cut unless ``truncation``."""
+    ctx = Context(tokenizer, text, text, padding=padding, truncation=truncation, both_units=both_units)
     results = []
     for stage in STAGES:
         if stage.optional and stage.key not in optional:

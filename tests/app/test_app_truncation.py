@@ -54,3 +54,10 @@ def test_compare_offers_the_switch_when_one_tokenizer_truncates():
 def test_no_switch_for_a_tokenizer_that_does_not_truncate():
     at = open_page("1_Playground.py")
     assert not [t for t in at.toggle if t.key == "pg_trunc"]
+
+
+def test_pipeline_stages_cut_the_final_encoding_only_when_asked():
+    at = _open("8_Pipeline_stages.py", "ps")
+    assert not at.info  # no "stages differ" note: nothing is cut
+    at.toggle(key="ps_trunc").set_value(True).run()
+    assert any("truncation keeps 16 tokens" in i.value for i in at.info) and not at.exception
