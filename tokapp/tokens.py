@@ -109,6 +109,13 @@ class TokenView:
         )
 
 
+def unk_id(tokenizer) -> int | None:
+    """The id of the tokenizer's unknown token, ``None`` when it has none (byte-level ones never give up)."""
+    name = getattr(tokenizer, "unk_token", None)
+    lookup = getattr(tokenizer, "token_to_id", None)
+    return lookup(name) if name and lookup else None
+
+
 def build_view(tokenizer, text: str, *, split_special: bool = False, add_special_tokens: bool = True,
                padding: bool = False, truncation: bool = True) -> TokenView:
     """Encode ``text`` and keep what the pages show. Engine errors propagate unchanged.
@@ -131,11 +138,12 @@ def build_view(tokenizer, text: str, *, split_special: bool = False, add_special
     )
     view_text = result.tokenization_text
     unk = tokenizer.unk_token
+    unknown_id = unk_id(tokenizer)  # sentencepiece keeps an unknown piece's own text ("ሰላም", id 0): the id says it
     rows = []
     for i, (id_, token, off, orig, special) in enumerate(
         zip(result.ids, result.tokens, result.offsets, result.original_offsets, result.special_tokens_mask)
     ):
-        unknown = unk is not None and token == unk
+        unknown = unk is not None and (token == unk or id_ == unknown_id)
         original_text = tokcore.try_span_substring(text, orig)
         rows.append(
             TokenRow(
