@@ -61,5 +61,5 @@ for n, result in enumerate(results, 1):
     if result.note:
         st.info(md_text(result.note))
     if result.rows:
-        with st.expander(f"{len(result.rows)} rows", expanded=result.name in ("Model", "Post-processor", "Alignment")):
+        with st.expander(result.rows_label(), expanded=result.name in ("Model", "Post-processor", "Alignment")):
             st.dataframe(pd.DataFrame(result.rows), hide_index=True, width="stretch")

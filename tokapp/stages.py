@@ -63,6 +63,13 @@ class StageResult:
     rows: list
     note: str = ""
     chips: tuple = ()  # (label, highlighted) pieces to draw in order
+    total: int = 0  # rows before the MAX_ROWS cap (0: as many as ``rows``)
+
+    def rows_label(self) -> str:
+        """``"12 rows"``, or ``"first 2,000 of 5,000 rows"`` when the table was cut."""
+        if self.total > len(self.rows):
+            return f"first {len(self.rows):,} of {self.total:,} rows"
+        return f"{len(self.rows):,} rows"
 
 
 @dataclass(frozen=True)
@@ -98,7 +105,8 @@ def _raw(ctx: Context) -> StageResult:
         rows.append({"char": i, "character": visible(ch), "UTF-8": hex_bytes(b), BYTES_COL: str((pos + 1, pos + 1 + len(b))),
                      "code point": f"U+{ord(ch):04X}"})
         pos += len(b)
-    return StageResult("Raw input", "The text as typed: one row per character with its UTF-8 bytes.", ctx.raw, rows)
+    return StageResult("Raw input", "The text as typed: one row per character with its UTF-8 bytes.", ctx.raw, rows,
+                       total=len(ctx.raw))
 
 
 def _lexnorm(ctx: Context) -> StageResult:
@@ -140,7 +148,7 @@ def _normalizer(ctx: Context) -> StageResult:
     specials = sum(1 for _, _, t in segs if t is not None)
     note = f"{specials} added token(s) matched and left as they are." if specials else ""
     return StageResult("Normalizer", f"Normalizer: {name}. Each character of the tokenization text keeps the span of "
-                       "the input it came from.", view, rows, note)
+                       "the input it came from.", view, rows, note, total=len(view))
 
 
 def _pre_tokenizer(ctx: Context) -> StageResult:
@@ -164,7 +172,8 @@ def _pre_tokenizer(ctx: Context) -> StageResult:
     name = type(pre).__name__ if pre is not None else "none"
     return StageResult("Pre-tokenizer", f"Pre-tokenizer: {name}. The pieces the model sees (their text may be "
                        "rewritten, e.g. Ġ or ▁ for spaces) and the span of the tokenization text each covers.",
-                       None, rows, chips=tuple((t, added is not None) for t, _, added, _ in ctx.pieces[:MAX_ROWS]))
+                       None, rows, chips=tuple((t, added is not None) for t, _, added, _ in ctx.pieces[:MAX_ROWS]),
+                       total=len(ctx.pieces))
 
 
 def _model(ctx: Context) -> StageResult:
@@ -189,7 +198,7 @@ def _model(ctx: Context) -> StageResult:
                      "covers": visible(view[span[0]:span[1]]), "raw span" + CHARS: span_label(ctx.raw_span(*span))})
     return StageResult("Model", f"Model: {type(model).__name__}. Tokens of each piece, with the span of the "
                        "tokenization text each covers.", None, rows,
-                       chips=tuple((v, False) for _, v, _ in ctx.tokens[:MAX_ROWS]))
+                       chips=tuple((v, False) for _, v, _ in ctx.tokens[:MAX_ROWS]), total=len(ctx.tokens))
 
 
 def _char_floor(byte: int, table: Optional[list]) -> int:
@@ -229,7 +238,8 @@ def _post(ctx: Context) -> StageResult:
     return StageResult("Post-processor", f"Post-processor: {name}. The final encoding: template tokens get the "
                        "(0, 0) sentinel; offsets are 1-based UTF-8 byte spans (the offsets contract).", None, rows,
                        note, chips=tuple((visible(t), bool(s)) for t, s in zip(res.tokens[:MAX_ROWS],
-                                                                                res.special_tokens_mask)))
+                                                                                res.special_tokens_mask)),
+                       total=len(res.ids))
 
 
 def model_matches_pipeline(ctx: Context, result=None) -> bool:
@@ -270,8 +280,9 @@ def alignment_runs(ctx: Context) -> list[dict]:
 
 
 def _alignment(ctx: Context) -> StageResult:
+    runs = alignment_runs(ctx)
     return StageResult("Alignment", "How the tokenization text maps back to the raw input: runs of characters "
-                       "with the input span they came from.", None, alignment_runs(ctx)[:MAX_ROWS])
+                       "with the input span they came from.", None, runs[:MAX_ROWS], total=len(runs))
 
 
 # ----------------------------------------------------------------------------- the registry

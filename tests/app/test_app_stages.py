@@ -131,3 +131,14 @@ def test_padding_or_truncation_is_no_disagreement_between_stages_and_pipeline():
     ctx, results = stages.run_stages(tok, text, truncation=True, padding=True)
     post = next(r for r in results if r.name == "Post-processor")
     assert len(post.rows) == 16 and "truncation keeps 16 tokens" in post.note and "differ" not in post.note
+
+
+def test_cut_tables_say_how_many_rows_they_leave_out():
+    at = AppTest.from_file(str(ROOT / "pages" / "8_Pipeline_stages.py"), default_timeout=60)
+    at.run()
+    text = "ab " * 1000  # 3,000 characters: over the 2,000 rows a table holds
+    at.text_area(key="ps_text").set_value(text).run()
+    labels = [e.label for e in at.expander]
+    assert f"first {stages.MAX_ROWS:,} of 3,000 rows" in labels and not at.exception
+    at.text_area(key="ps_text").set_value("ab").run()
+    assert "2 rows" in [e.label for e in at.expander]
