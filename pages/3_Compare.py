@@ -129,8 +129,7 @@ st.download_button("Download the map as JSON",
 @st.cache_data(show_spinner=False, max_entries=64)
 def language_rows(cache_key: str, label: str, _tokenizer) -> list[dict]:
     corpus = compare.load_corpus()
-    return compare.multilingual_rows(label, lambda s: _tokenizer.encode(s, add_special_tokens=False), corpus,
-                                     unk_id=compare.unk_id(_tokenizer))
+    return compare.multilingual_rows(label, compare.sentence_ids(_tokenizer), corpus, unk_id=compare.unk_id(_tokenizer))
 
 
 st.subheader("Across languages")

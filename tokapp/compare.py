@@ -17,7 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from tokcore import has_nonempty_span
+from tokcore import encode_result, has_nonempty_span
 from tokcore.analysis.alignment import align_tokens, boundary_points, figures
 
 from . import colors
@@ -187,6 +187,12 @@ def parse_corpus(text: str) -> list[tuple[str, str]]:
 
 def load_corpus(path: Path = CORPUS) -> list[tuple[str, str]]:
     return parse_corpus(path.read_text(encoding="utf-8")) if path.is_file() else []
+
+
+def sentence_ids(tokenizer) -> Callable[[str], list[int]]:
+    """``encode`` for ``multilingual_rows``: the ids the model gives one sentence, with no template tokens and
+    none of the tokenizer's own padding or truncation (MiniLM's tokenizer.json pads every sentence to 128)."""
+    return lambda text: encode_result(tokenizer, text, add_special_tokens=False, padding=False, truncation=False).ids
 
 
 def multilingual_rows(label: str, encode: Callable[[str], Sequence], corpus: Iterable[tuple[str, str]],

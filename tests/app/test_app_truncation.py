@@ -1,4 +1,4 @@
-"""A tokenizer that truncates every text (as MiniLM's tokenizer.json does at 128 tokens) on the encoding pages:
+"""A tokenizer that truncates and pads every text (as MiniLM's tokenizer.json does at 128 tokens) on the encoding pages:
 the whole text is encoded unless "Truncate as the tokenizer does" is on, and the figures follow the switch."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from app_pages import open_page
 
 import tokcore
+from tokapp import compare
 
 KEY = "session:test-truncating"
 TEXT = "abcdefghij" * 30  # 300 characters: one token each with the character tokenizer
@@ -14,6 +15,8 @@ TEXT = "abcdefghij" * 30  # 300 characters: one token each with the character to
 def truncating() -> tokcore.CharTokenizer:
     tok = tokcore.CharTokenizer()
     tok.truncation = {"direction": "Right", "max_length": 16, "strategy": "LongestFirst", "stride": 0}
+    tok.padding = {"strategy": {"Fixed": 64}, "direction": "Right", "pad_to_multiple_of": None, "pad_id": 0,
+                   "pad_type_id": 0, "pad_token": "<UNK>"}  # pads to 64 unless the call says padding=False
     return tok
 
 
@@ -61,3 +64,13 @@ def test_pipeline_stages_cut_the_final_encoding_only_when_asked():
     assert not at.info  # no "stages differ" note: nothing is cut
     at.toggle(key="ps_trunc").set_value(True).run()
     assert any("truncation keeps 16 tokens" in i.value for i in at.info) and not at.exception
+
+
+def test_across_languages_counts_no_pad_tokens():
+    # MiniLM's tokenizer.json pads every sentence to 128: "Across languages" counted 128 tokens for each.
+    rows = compare.multilingual_rows("padded", compare.sentence_ids(truncating()), [("English", "a b c")])
+    assert rows[0]["tokens"] == 5
+    at = _open("3_Compare.py", "cmp", cmp_toks=["builtin:ascii-char", KEY])
+    ranking = {r["tokenizer"]: r for r in at.dataframe[2].value.to_dict("records")} if len(at.dataframe) > 2 else {}
+    assert ranking and ranking["Truncating"]["tokens per character"] == ranking[
+        "ASCII characters (tokcore.CharTokenizer)"]["tokens per character"]
