@@ -272,4 +272,8 @@ def test_file_error_messages_end_the_problem_before_the_fix(tmp_path):
         load_path(path)
     assert "beside it. Put merges.txt" in str(caught.value)
     assert str(TokenizerFileError("f", "is it?", fix="Check.")) == "f: is it? Check."
+    path.write_text('{"model": {"type": "BPE", "vocab": {"ab', encoding="utf-8")  # a truncated upload
+    with pytest.raises(TokenizerFileError) as caught:
+        load_path(path)
+    assert "(line 1, column 37): invalid JSON: Unterminated string. The file may be truncated" in str(caught.value)
     assert str(TokenizerFileError("f", "broken", where="line 2")) == "f (line 2): broken"
