@@ -5,7 +5,7 @@ import streamlit as st
 
 from tokapp import html, st_common, st_display, st_share
 from tokapp.markdown import md_code
-from tokapp.tokens import special_token_strings, table_records
+from tokapp.tokens import covered_characters, special_token_strings, table_records
 
 P = "pg"  # widget key prefix of this page
 SHARE_TEXT_LIMIT = 600  # longer texts are not put in the link
@@ -71,6 +71,9 @@ c3.metric("Bytes (UTF-8)", counts.bytes)
 c4.metric("Characters / token", "–" if counts.chars_per_token is None else f"{counts.chars_per_token:.2f}")
 c5.metric("Special / unknown", f"{counts.special} / {counts.unknown}")
 
+if getattr(tokenizer, "truncation", None) and truncation and (covered := covered_characters(view)) < counts.characters:
+    st.caption(f"The tokenizer's truncation kept {counts.tokens} tokens: they cover the first {covered:,} of the "
+               f"{counts.characters:,} characters (characters per token divides the whole text).")
 st.html(html.legend_html(palette))
 st.html(html.tokens_html(view, coords="view" if coords == "tokenization text" else "original",
                          palette=palette, show_ids=show_ids, both_units=both_units))

@@ -188,6 +188,15 @@ BYTE_SPAN = "bytes, 1-based, half-open"
 CHAR_SPAN = "characters, 0-based, half-open"
 
 
+def covered_characters(view: TokenView) -> int:
+    """How many characters of the raw input come before the last token's end (all of them unless truncated).
+
+    ``covered_characters(build_view(tokcore.CharTokenizer(), "ab")) == 2``
+    """
+    stop = max((r.original[1] for r in view.rows if tokcore.has_nonempty_span(r.original)), default=1)
+    return len(view.raw_text.encode("utf-8", "surrogatepass")[: stop - 1].decode("utf-8", "ignore"))
+
+
 def char_span(text: str, span: Span) -> Span | None:
     """A contract byte span as 0-based Python character indices, ``None`` for the sentinel or a cut character.
 

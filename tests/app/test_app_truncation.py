@@ -74,3 +74,11 @@ def test_across_languages_counts_no_pad_tokens():
     ranking = {r["tokenizer"]: r for r in at.dataframe[2].value.to_dict("records")} if len(at.dataframe) > 2 else {}
     assert ranking and ranking["Truncating"]["tokens per character"] == ranking[
         "ASCII characters (tokcore.CharTokenizer)"]["tokens per character"]
+
+
+def test_the_playground_says_how_much_of_the_text_truncation_kept():
+    at = _open("1_Playground.py", "pg")
+    assert not [c for c in at.caption if "truncation kept" in c.value]
+    at.toggle(key="pg_trunc").set_value(True).run()
+    (note,) = [c.value for c in at.caption if "truncation kept" in c.value]
+    assert "kept 16 tokens: they cover the first 16 of the 300 characters" in note
