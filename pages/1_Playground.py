@@ -5,7 +5,7 @@ import streamlit as st
 
 from tokapp import html, st_common, st_display, st_share
 from tokapp.markdown import md_code
-from tokapp.tokens import special_token_strings, table_records
+from tokapp.tokens import covered_characters, special_token_strings, table_records
 
 P = "pg"  # widget key prefix of this page
 SHARE_TEXT_LIMIT = 600  # longer texts are not put in the link
@@ -28,7 +28,7 @@ with st.sidebar:
 
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)
-text = st.text_area("Text", key=f"{P}_text", height=140,
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=140,
                     help=f"Ctrl+Enter (or click outside) to tokenize. Up to {TEXT_CAP:,} characters are encoded.")
 if len(text) <= SHARE_TEXT_LIMIT:
     st.query_params[f"{P}_text"] = text
@@ -54,8 +54,10 @@ both_units = st_display.units_switch(P, where=units_col)
 
 try:
     tokenizer = st_common.load_tokenizer(spec)
-    parsed = st_common.token_view(spec, text, split_special=False, add_special_tokens=add_special, padding=padding)
-    plain = st_common.token_view(spec, text, split_special=True, add_special_tokens=add_special, padding=padding)
+    truncation = st_display.truncation_switch(P, [tokenizer], where=pad_col)
+    options = {"add_special_tokens": add_special, "padding": padding, "truncation": truncation}
+    parsed = st_common.token_view(spec, text, split_special=False, **options)
+    plain = st_common.token_view(spec, text, split_special=True, **options)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
@@ -69,6 +71,9 @@ c3.metric("Bytes (UTF-8)", counts.bytes)
 c4.metric("Characters / token", "–" if counts.chars_per_token is None else f"{counts.chars_per_token:.2f}")
 c5.metric("Special / unknown", f"{counts.special} / {counts.unknown}")
 
+if getattr(tokenizer, "truncation", None) and truncation and (covered := covered_characters(view)) < counts.characters:
+    st.caption(f"The tokenizer's truncation kept {counts.tokens} tokens: they cover the first {covered:,} of the "
+               f"{counts.characters:,} characters (characters per token divides the whole text).")
 st.html(html.legend_html(palette))
 st.html(html.tokens_html(view, coords="view" if coords == "tokenization text" else "original",
                          palette=palette, show_ids=show_ids, both_units=both_units))

@@ -55,15 +55,18 @@ both_units = st_display.units_switch(P, where=units_col)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse(cache_key: str, text: str, plain: bool, add_special: bool, padding: bool, coords: str, _view) -> dict:
+def analyse(cache_key: str, text: str, plain: bool, add_special: bool, padding: bool, truncation: bool, coords: str,
+            _view) -> dict:
     """Unsafe boundaries, verdicts and counts over the whole text, cached by plain strings (linear time)."""
     return inspector.summary(_view, coords)
 
 
 try:
     with st_common.long_work(len(text), f"Encoding and checking {len(text):,} characters…"):
-        view = st_common.token_view(spec, text, split_special=plain, add_special_tokens=add_special, padding=padding)
-        result = analyse(spec.cache_key, text, plain, add_special, padding, coords, view)
+        truncation = st_display.truncation_switch(P, [st_common.load_tokenizer(spec)], where=pad_col)
+        view = st_common.token_view(spec, text, split_special=plain, add_special_tokens=add_special, padding=padding,
+                                    truncation=truncation)
+        result = analyse(spec.cache_key, text, plain, add_special, padding, truncation, coords, view)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()

@@ -58,28 +58,30 @@ if len(chosen) < 2:
     st.stop()
 
 views, tokenizers = [], []
+switches = st.container()
 try:
     with st_common.long_work(len(text), f"Encoding {len(text):,} characters with {len(chosen)} tokenizers…") as status:
+        tokenizers = [st_common.load_tokenizer(spec) for spec in chosen]
+        truncation = st_display.truncation_switch(P, tokenizers, where=switches)
         for spec in chosen:
             if status is not None:
                 status.update(label=f"Encoding {len(text):,} characters with {spec.label}…")
-            tokenizers.append(st_common.load_tokenizer(spec))
-            views.append(st_common.token_view(spec, text, padding=padding))
+            views.append(st_common.token_view(spec, text, padding=padding, truncation=truncation))
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def boundaries_unshared(cache_keys: str, text: str, _views) -> list[set[int]]:
-    """Each tokenizer's boundaries no other one has, cached by the tokenizers' keys and the text."""
+def boundaries_unshared(cache_keys: str, text: str, truncation: bool, _views) -> list[set[int]]:
+    """Each tokenizer's boundaries no other one has, cached by the tokenizers' keys, the text and the truncation."""
     return compare.unshared_points(_views)
 
 
 rows = compare.figure_rows([(s.label, v, t.unk_token) for s, v, t in zip(chosen, views, tokenizers)])
 st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
-unshared = boundaries_unshared("|".join(s.cache_key for s in chosen), text, views)
+unshared = boundaries_unshared("|".join(s.cache_key for s in chosen), text, truncation, views)
 n_windows = windows.window_count(len(text), windows.WINDOW_CHARS)
 number = 1
 if n_windows > 1:
@@ -127,8 +129,7 @@ st.download_button("Download the map as JSON",
 @st.cache_data(show_spinner=False, max_entries=64)
 def language_rows(cache_key: str, label: str, _tokenizer) -> list[dict]:
     corpus = compare.load_corpus()
-    return compare.multilingual_rows(label, lambda s: _tokenizer.encode(s, add_special_tokens=False), corpus,
-                                     unk_id=compare.unk_id(_tokenizer))
+    return compare.multilingual_rows(label, compare.sentence_ids(_tokenizer), corpus, unk_id=compare.unk_id(_tokenizer))
 
 
 st.subheader("Across languages")

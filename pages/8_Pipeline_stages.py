@@ -28,7 +28,7 @@ with st.sidebar:
 
 if f"{P}_text" not in st.session_state:
     st.session_state[f"{P}_text"] = st.query_params.get(f"{P}_text", DEFAULT_TEXT)
-text = st.text_area("Text", key=f"{P}_text", height=90, help=f"Up to {TEXT_CAP:,} characters are run.")
+text = st.text_area("Text", key=f"{P}_text", persist_state="session", height=90, help=f"Up to {TEXT_CAP:,} characters are run.")
 if len(text) <= SHARE_TEXT_LIMIT:
     st.query_params[f"{P}_text"] = text
 else:
@@ -42,8 +42,9 @@ both_units = st_display.units_switch(P, where=units_col)
 text = st_display.capped(text, TEXT_CAP)
 try:
     tokenizer = st_common.load_tokenizer(spec)
+    truncation = st_display.truncation_switch(P, [tokenizer], where=pad_col)
     ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else (), padding=padding,
-                                     both_units=both_units)
+                                     truncation=truncation, both_units=both_units)
 except Exception as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
@@ -60,5 +61,5 @@ for n, result in enumerate(results, 1):
     if result.note:
         st.info(md_text(result.note))
     if result.rows:
-        with st.expander(f"{len(result.rows)} rows", expanded=result.name in ("Model", "Post-processor", "Alignment")):
+        with st.expander(result.rows_label(), expanded=result.name in ("Model", "Post-processor", "Alignment")):
             st.dataframe(pd.DataFrame(result.rows), hide_index=True, width="stretch")

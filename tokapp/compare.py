@@ -17,15 +17,18 @@ from html import escape
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from tokcore import encode_result, has_nonempty_span
 from tokcore.analysis.alignment import align_tokens, boundary_points, figures
 
 from . import colors
 from .byte_label import piece_html
 from .span_walk import walk
 from .tokens import TokenView, row_kind
+from .tokens import unk_id as _unk_id
 from .visible import visible, visible_segments
 
 CORPUS = Path(__file__).resolve().parent.parent / "sample_vocabs" / "corpora" / "multilingual.txt"
+unk_id = _unk_id  # the pages ask compare.unk_id(tokenizer); tokens.build_view marks unknowns with it too
 RING = "#e8590c"
 STYLE = f"""
 .cmp-ring{{display:inline-block;width:11px;height:11px;border:2.5px solid {RING};border-radius:50%;
@@ -47,6 +50,8 @@ def figure_rows(items: Sequence[tuple[str, TokenView, str | None]]) -> list[dict
     out = []
     for label, view, unk in items:
         f = figures(view.raw_text, view.tokens, original_offsets(view), unk_token=unk)
+        spanning = [r for r in view.rows if has_nonempty_span(r.original)]  # as figures counts them
+        unknown = sum(1 for r in spanning if r.unknown)  # by id too: a sentencepiece unknown keeps its text
         out.append(
             {
                 "tokenizer": label,
@@ -56,7 +61,7 @@ def figure_rows(items: Sequence[tuple[str, TokenView, str | None]]) -> list[dict
                 "chars / token": round(f.chars_per_token, 3),
                 "bytes / token": round(f.bytes_per_token, 3),
                 "fertility (tokens / word)": round(f.fertility, 3),
-                "unknown rate": round(f.unknown_rate, 4),
+                "unknown rate": round(unknown / len(spanning), 4) if spanning else 0.0,
             }
         )
     return out
@@ -184,6 +189,12 @@ def load_corpus(path: Path = CORPUS) -> list[tuple[str, str]]:
     return parse_corpus(path.read_text(encoding="utf-8")) if path.is_file() else []
 
 
+def sentence_ids(tokenizer) -> Callable[[str], list[int]]:
+    """``encode`` for ``multilingual_rows``: the ids the model gives one sentence, with no template tokens and
+    none of the tokenizer's own padding or truncation (MiniLM's tokenizer.json pads every sentence to 128)."""
+    return lambda text: encode_result(tokenizer, text, add_special_tokens=False, padding=False, truncation=False).ids
+
+
 def multilingual_rows(label: str, encode: Callable[[str], Sequence], corpus: Iterable[tuple[str, str]],
                       unk_id: int | None = None) -> list[dict]:
     """Tokens per character of each language's sentence; ``encode(text)`` returns the token ids.
@@ -201,13 +212,6 @@ def multilingual_rows(label: str, encode: Callable[[str], Sequence], corpus: Ite
                     "tokens per character": round(n / len(sentence), 4) if sentence else 0.0,
                     "unknown": unknown, "unknown share": round(unknown / n, 4) if n else 0.0})
     return out
-
-
-def unk_id(tokenizer) -> int | None:
-    """The id of the tokenizer's unknown token, ``None`` when it has none (byte-level ones never give up)."""
-    name = getattr(tokenizer, "unk_token", None)
-    lookup = getattr(tokenizer, "token_to_id", None)
-    return lookup(name) if name and lookup else None
 
 
 UNKNOWN_THRESHOLD = 0.01  # a tokenizer giving up on more than 1 % of its tokens is not ranked

@@ -82,8 +82,13 @@ def _title(row: TokenRow, view: TokenView | None = None, *, both_units: bool = F
             chars = char_span(text, span)
             parts.append(f"{name} {'–' if chars is None else span_label(chars)} ({CHAR_SPAN})")
     if row.normalized_unknown:
-        parts.append(f"unknown character {visible(row.original_text or '')}: the normalizer wrote {row.token} "
-                     "for it (not typed in the text)")
+        # The normalizer wrote the unknown token into the tokenization text (the ASCII tokenizer's é), or the
+        # model found no token for this text (WordPiece's 🙂) and gave the unknown one.
+        who = "the normalizer wrote" if row.text == row.token else "the model has no token for it and gave"
+        parts.append(f"unknown character {visible(row.original_text or '')}: {who} {row.token} "
+                     "(not typed in the text)")
+    elif row.unknown:
+        parts.append("unknown: the tokenizer's unknown id (the model has no token for this text)")
     elif row.special:
         parts.append("special")
     if row.inserted:
@@ -207,7 +212,7 @@ def legend_html(palette: str = colors.DEFAULT_PALETTE) -> str:
         f'<span class="tk-tok" style="background:{b}"><span class="tk-txt">en</span></span> ordinary (alternating)',
         '<span class="tk-tok tk-special"><span class="tk-txt">[SPECIAL]</span></span> special, typed in the text',
         '<span class="tk-tok tk-unknown"><span class="tk-txt">é</span><span class="tk-unk-mark">unknown</span></span>'
-        ' unknown character (the normalizer wrote the unknown token for it)',
+        ' unknown character (the normalizer or the model wrote the unknown token for it)',
         '<span class="tk-tok tk-inserted"><span class="tk-txt">[CLS]</span></span> inserted, span (0, 0)',
         '<span class="tk-tok tk-unknown"><span class="tk-txt">?</span></span> unknown',
         '<span class="tk-gap">gap</span> covered by no token',

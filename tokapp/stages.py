@@ -12,7 +12,7 @@ exactly as ``encode_result`` reports them (``Context.both_units`` adds their cha
 The added-token split and the pre-tokenizer run over the same segments as ``Tokenizer`` does;
 ``model_matches_pipeline`` checks the stage-by-stage tokens against ``encode_result``.
 
-Left out: drawing (the page) and truncation (the Playground and Offsets pages show it).
+Left out: drawing (the page). The post-processor stage pads and truncates as the tokenizer does only when asked.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ class Context:
     pieces: list = field(default_factory=list)  # (piece text, (start, stop), added token or None, byte bounds)
     tokens: list = field(default_factory=list)  # (id, token, (start, stop)) in the tokenization text
     padding: bool = False  # the post-processor stage pads as the tokenizer does only when asked
+    truncation: bool = False  # ... and truncates as it does (e.g. MiniLM's 128 tokens) only when asked
     both_units: bool = False  # the post-processor rows add character spans beside the byte offsets
 
     def raw_span(self, start: int, stop: int) -> tuple[int, int]:
@@ -62,6 +63,13 @@ class StageResult:
     rows: list
     note: str = ""
     chips: tuple = ()  # (label, highlighted) pieces to draw in order
+    total: int = 0  # rows before the MAX_ROWS cap (0: as many as ``rows``)
+
+    def rows_label(self) -> str:
+        """``"12 rows"``, or ``"first 2,000 of 5,000 rows"`` when the table was cut."""
+        if self.total > len(self.rows):
+            return f"first {len(self.rows):,} of {self.total:,} rows"
+        return f"{len(self.rows):,} rows"
 
 
 @dataclass(frozen=True)
@@ -97,7 +105,8 @@ def _raw(ctx: Context) -> StageResult:
         rows.append({"char": i, "character": visible(ch), "UTF-8": hex_bytes(b), BYTES_COL: str((pos + 1, pos + 1 + len(b))),
                      "code point": f"U+{ord(ch):04X}"})
         pos += len(b)
-    return StageResult("Raw input", "The text as typed: one row per character with its UTF-8 bytes.", ctx.raw, rows)
+    return StageResult("Raw input", "The text as typed: one row per character with its UTF-8 bytes.", ctx.raw, rows,
+                       total=len(ctx.raw))
 
 
 def _lexnorm(ctx: Context) -> StageResult:
@@ -139,7 +148,7 @@ def _normalizer(ctx: Context) -> StageResult:
     specials = sum(1 for _, _, t in segs if t is not None)
     note = f"{specials} added token(s) matched and left as they are." if specials else ""
     return StageResult("Normalizer", f"Normalizer: {name}. Each character of the tokenization text keeps the span of "
-                       "the input it came from.", view, rows, note)
+                       "the input it came from.", view, rows, note, total=len(view))
 
 
 def _pre_tokenizer(ctx: Context) -> StageResult:
@@ -163,7 +172,8 @@ def _pre_tokenizer(ctx: Context) -> StageResult:
     name = type(pre).__name__ if pre is not None else "none"
     return StageResult("Pre-tokenizer", f"Pre-tokenizer: {name}. The pieces the model sees (their text may be "
                        "rewritten, e.g. Ġ or ▁ for spaces) and the span of the tokenization text each covers.",
-                       None, rows, chips=tuple((t, added is not None) for t, _, added, _ in ctx.pieces[:MAX_ROWS]))
+                       None, rows, chips=tuple((t, added is not None) for t, _, added, _ in ctx.pieces[:MAX_ROWS]),
+                       total=len(ctx.pieces))
 
 
 def _model(ctx: Context) -> StageResult:
@@ -188,7 +198,7 @@ def _model(ctx: Context) -> StageResult:
                      "covers": visible(view[span[0]:span[1]]), "raw span" + CHARS: span_label(ctx.raw_span(*span))})
     return StageResult("Model", f"Model: {type(model).__name__}. Tokens of each piece, with the span of the "
                        "tokenization text each covers.", None, rows,
-                       chips=tuple((v, False) for _, v, _ in ctx.tokens[:MAX_ROWS]))
+                       chips=tuple((v, False) for _, v, _ in ctx.tokens[:MAX_ROWS]), total=len(ctx.tokens))
 
 
 def _char_floor(byte: int, table: Optional[list]) -> int:
@@ -203,7 +213,8 @@ def _char_ceil(byte: int, table: Optional[list]) -> int:
 
 def _post(ctx: Context) -> StageResult:
     res = ctx.tokenizer.encode_result(ctx.text, return_offsets=True, return_masks=True, add_special_tokens=True,
-                                      padding=None if ctx.padding else False)
+                                      padding=None if ctx.padding else False,
+                                      truncation=None if ctx.truncation else False)
     rows = []
     for i, (id_, value, off, orig, special, type_id) in enumerate(zip(
             res.ids, res.tokens, res.offsets, res.original_offsets, res.special_tokens_mask, res.token_type_ids)):
@@ -220,16 +231,22 @@ def _post(ctx: Context) -> StageResult:
     name = type(post).__name__ if post is not None else "none"
     note = "" if model_matches_pipeline(ctx, res) else (
         "The stage-by-stage tokens differ from the pipeline's own encoding; the table below is the pipeline's.")
+    if res.overflowing:
+        note = (f"The tokenizer's own truncation keeps {len(res.ids)} tokens here ({len(res.overflowing)} overflowing "
+                f"window{'' if len(res.overflowing) == 1 else 's'} left out); the stages above cover the whole text. "
+                + note).strip()
     return StageResult("Post-processor", f"Post-processor: {name}. The final encoding: template tokens get the "
                        "(0, 0) sentinel; offsets are 1-based UTF-8 byte spans (the offsets contract).", None, rows,
                        note, chips=tuple((visible(t), bool(s)) for t, s in zip(res.tokens[:MAX_ROWS],
-                                                                                res.special_tokens_mask)))
+                                                                                res.special_tokens_mask)),
+                       total=len(res.ids))
 
 
 def model_matches_pipeline(ctx: Context, result=None) -> bool:
-    """Do the model-stage ids equal ``encode_result(add_special_tokens=False)``'s?"""
-    if result is None or any(tuple(o) == (0, 0) for o in (result.offsets or [])):
-        result = ctx.tokenizer.encode_result(ctx.text, add_special_tokens=False)
+    """Do the model-stage ids equal ``encode_result(add_special_tokens=False)``'s, without padding or truncation?"""
+    if (result is None or ctx.padding or ctx.truncation
+            or any(tuple(o) == (0, 0) for o in (result.offsets or []))):
+        result = ctx.tokenizer.encode_result(ctx.text, add_special_tokens=False, padding=False, truncation=False)
     return [t[0] for t in ctx.tokens] == list(result.ids)
 
 
@@ -263,8 +280,9 @@ def alignment_runs(ctx: Context) -> list[dict]:
 
 
 def _alignment(ctx: Context) -> StageResult:
+    runs = alignment_runs(ctx)
     return StageResult("Alignment", "How the tokenization text maps back to the raw input: runs of characters "
-                       "with the input span they came from.", None, alignment_runs(ctx)[:MAX_ROWS])
+                       "with the input span they came from.", None, runs[:MAX_ROWS], total=len(runs))
 
 
 # ----------------------------------------------------------------------------- the registry
@@ -293,10 +311,10 @@ def register_stage(stage: Stage, *, before: str | None = None, after: str | None
 
 
 def run_stages(tokenizer, text: str, *, optional: tuple[str, ...] = (), padding: bool = False,
-               both_units: bool = False) -> tuple[Context, list[StageResult]]:
+               truncation: bool = False, both_units: bool = False) -> tuple[Context, list[StageResult]]:
     """Run every stage in order (optional ones only when their key is in ``optional``); no pad tokens unless
-    ``padding`` (then the tokenizer's own padding, e.g. MiniLM's 128)."""
-    ctx = Context(tokenizer, text, text, padding=padding, both_units=both_units)
+    ``padding`` (then the tokenizer's own padding, e.g. MiniLM's 128), no cut unless ``truncation``."""
+    ctx = Context(tokenizer, text, text, padding=padding, truncation=truncation, both_units=both_units)
     results = []
     for stage in STAGES:
         if stage.optional and stage.key not in optional:

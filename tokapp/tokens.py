@@ -109,12 +109,20 @@ class TokenView:
         )
 
 
+def unk_id(tokenizer) -> int | None:
+    """The id of the tokenizer's unknown token, ``None`` when it has none (byte-level ones never give up)."""
+    name = getattr(tokenizer, "unk_token", None)
+    lookup = getattr(tokenizer, "token_to_id", None)
+    return lookup(name) if name and lookup else None
+
+
 def build_view(tokenizer, text: str, *, split_special: bool = False, add_special_tokens: bool = True,
-               padding: bool = False) -> TokenView:
+               padding: bool = False, truncation: bool = True) -> TokenView:
     """Encode ``text`` and keep what the pages show. Engine errors propagate unchanged.
 
     Padding is off unless asked (``padding=True`` applies the tokenizer's own padding, e.g. MiniLM's 128):
-    pad tokens would flood every view of one short text.
+    pad tokens would flood every view of one short text. ``truncation=False`` switches the tokenizer's own
+    truncation off, so that the view covers the whole text.
 
     ``[r.token for r in build_view(tokcore.CharTokenizer(), "Hi").rows] == ["H", "i"]``
     """
@@ -126,14 +134,16 @@ def build_view(tokenizer, text: str, *, split_special: bool = False, add_special
         add_special_tokens=add_special_tokens,
         split_special_tokens=split_special,
         padding=None if padding else False,
+        truncation=None if truncation else False,
     )
     view_text = result.tokenization_text
     unk = tokenizer.unk_token
+    unknown_id = unk_id(tokenizer)  # sentencepiece keeps an unknown piece's own text ("ሰላም", id 0): the id says it
     rows = []
     for i, (id_, token, off, orig, special) in enumerate(
         zip(result.ids, result.tokens, result.offsets, result.original_offsets, result.special_tokens_mask)
     ):
-        unknown = unk is not None and token == unk
+        unknown = unk is not None and (token == unk or id_ == unknown_id)
         original_text = tokcore.try_span_substring(text, orig)
         rows.append(
             TokenRow(
@@ -176,6 +186,15 @@ def span_label(span: Span) -> str:
 
 BYTE_SPAN = "bytes, 1-based, half-open"
 CHAR_SPAN = "characters, 0-based, half-open"
+
+
+def covered_characters(view: TokenView) -> int:
+    """How many characters of the raw input come before the last token's end (all of them unless truncated).
+
+    ``covered_characters(build_view(tokcore.CharTokenizer(), "ab")) == 2``
+    """
+    stop = max((r.original[1] for r in view.rows if tokcore.has_nonempty_span(r.original)), default=1)
+    return len(view.raw_text.encode("utf-8", "surrogatepass")[: stop - 1].decode("utf-8", "ignore"))
 
 
 def char_span(text: str, span: Span) -> Span | None:

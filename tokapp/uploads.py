@@ -16,10 +16,11 @@ import hashlib
 from pathlib import Path
 from typing import Sequence
 
-from .samples import MAX_UPLOAD_BYTES, SessionTokenizer, load_uploaded, read_uploads, upload_label
+from .samples import MAX_UPLOAD_BYTES, SessionTokenizer, UploadError, load_uploaded, read_uploads, upload_label
 
 SUFFIXES = (".json", ".txt", ".model", ".tiktoken")
 MAX_FILES = 4
+REMOVE = "Files stay in the list until removed: click × beside the ones you do not mean to load."
 ACCEPTED = "tokenizer.json, tokcore JSON, vocab.txt, vocab.json + merges.txt, a sentencepiece .model, a .tiktoken file"
 
 
@@ -32,11 +33,13 @@ def check_files(files: Sequence[tuple[str, int]]) -> None:
     """Raise ``ValueError`` naming the problem when ``(name, size)`` pairs cannot be an upload."""
     if not files:
         raise ValueError("no file uploaded")
-    if len(files) > MAX_FILES:
-        raise ValueError(f"{len(files)} files uploaded; at most {MAX_FILES} at once (e.g. vocab.json + merges.txt)")
     names = [Path(name).name for name, _ in files]
+    if len(files) > MAX_FILES:  # the uploader keeps every file until its × is clicked: earlier ones count too
+        raise ValueError(f"{len(files)} files in the upload list ({', '.join(names)}); at most {MAX_FILES} at once "
+                         f"(e.g. vocab.json + merges.txt). {REMOVE}")
     if len(set(names)) != len(names):
-        raise ValueError(f"two uploaded files share a name ({', '.join(names)}); upload each name once")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"the upload list holds {', '.join(twice)} more than once. {REMOVE}")
     for name in names:
         if Path(name).suffix.lower() not in SUFFIXES:
             raise ValueError(f"{name}: unsupported file type; expected {ACCEPTED}")
@@ -65,6 +68,9 @@ def load_files(files: Sequence[tuple[str, bytes]]) -> SessionTokenizer:
         return load_uploaded(*files[0])
     names = [Path(name).name for name, _ in files]
     label = " + ".join(names)
-    tokenizer = read_uploads([(n, data) for n, (_, data) in zip(names, files)], shown=label)
+    try:
+        tokenizer = read_uploads([(n, data) for n, (_, data) in zip(names, files)], shown=label)
+    except UploadError as exc:  # e.g. two .model files: one of them is left over from an earlier upload
+        raise UploadError(f"{exc} {REMOVE}") from None
     key = bundle_key(files)
     return SessionTokenizer(key, upload_label(label, tokenizer, key), tokenizer, origin="upload", description=label)

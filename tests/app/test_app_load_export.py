@@ -95,7 +95,7 @@ def test_upload_checks_name_what_is_wrong():
         uploads.check_files([("model.exe", 1)])
     with pytest.raises(ValueError, match="at most 4"):
         uploads.check_files([(f"{i}.txt", 1) for i in range(5)])
-    with pytest.raises(ValueError, match="share a name"):
+    with pytest.raises(ValueError, match="vocab.txt more than once"):
         uploads.check_files([("a/vocab.txt", 1), ("b/vocab.txt", 1)])
     with pytest.raises(ValueError, match="over the 50 MiB limit"):
         uploads.check_files([("tokenizer.json", samples.MAX_UPLOAD_BYTES + 1)])
@@ -163,3 +163,19 @@ def test_export_errors_are_shown_as_st_error():
     assert [e.value for e in at.error] == ["this tokenizer has no HF equivalent; export tokcore JSON instead"]
     at.radio(key="le_format").set_value("tokcore").run()
     assert not at.error
+
+
+def test_upload_list_errors_say_that_earlier_files_are_still_there():
+    # Seen in the browser: the uploader keeps a failed file, so the next upload read "5 files uploaded" or
+    # "two uploaded files share a name" with no word of how to get rid of the old ones.
+    earlier = [("trunc.model", 1), ("tokenizer.json", 1), ("vocab.json", 1)]
+    with pytest.raises(ValueError) as caught:
+        uploads.check_files(earlier + [("vocab.json", 1), ("merges.txt", 1)])
+    assert "trunc.model, tokenizer.json, vocab.json" in str(caught.value) and "click ×" in str(caught.value)
+    with pytest.raises(ValueError) as caught:
+        uploads.check_files([("tokenizer.json", 1), ("tokenizer.json", 2)])
+    assert "tokenizer.json more than once" in str(caught.value) and "click ×" in str(caught.value)
+    two_models = [("a.model", b"\x0a\x00"), ("b.model", b"\x0a\x00")]
+    with pytest.raises(ValueError) as caught:
+        uploads.load_files(two_models)
+    assert "several .model files" in str(caught.value) and "click ×" in str(caught.value)

@@ -106,3 +106,39 @@ def test_one_input_character_written_as_many_is_one_run():
     ctx, _ = stages.run_stages(tokcore.CharTokenizer(), "Héllo 🙂")
     assert [(r["text"], r["raw text"]) for r in stages.alignment_runs(ctx)] == [
         ("H", "H"), ("<UNK>", "é"), ("llo·", "llo·"), ("<UNK>", "🙂")]
+
+
+def _padded_and_truncated():
+    """A tokenizer that pads every text to 16 tokens and cuts it at 16, as MiniLM's tokenizer.json does at 128."""
+    tok = tokcore.load(ROOT / "sample_vocabs" / "english_wordpiece.json")
+    tok.truncation = {"direction": "Right", "max_length": 16, "strategy": "LongestFirst", "stride": 0}
+    tok.padding = {"strategy": {"Fixed": 16}, "direction": "Right", "pad_to_multiple_of": None, "pad_id": 0,
+                   "pad_type_id": 0, "pad_token": "[PAD]"}
+    return tok
+
+
+def _post_note(results) -> str:
+    return next(r for r in results if r.name == "Post-processor").note
+
+
+def test_padding_or_truncation_is_no_disagreement_between_stages_and_pipeline():
+    tok = _padded_and_truncated()
+    ctx, results = stages.run_stages(tok, "Hello world")  # no pads asked: the pipeline's own pads are no mismatch
+    assert stages.model_matches_pipeline(ctx) and _post_note(results) == ""
+    text = "the cat sat on the mat " * 20
+    ctx, results = stages.run_stages(tok, text)
+    assert len(next(r for r in results if r.name == "Post-processor").rows) > 16 and _post_note(results) == ""
+    ctx, results = stages.run_stages(tok, text, truncation=True, padding=True)
+    post = next(r for r in results if r.name == "Post-processor")
+    assert len(post.rows) == 16 and "truncation keeps 16 tokens" in post.note and "differ" not in post.note
+
+
+def test_cut_tables_say_how_many_rows_they_leave_out():
+    at = AppTest.from_file(str(ROOT / "pages" / "8_Pipeline_stages.py"), default_timeout=60)
+    at.run()
+    text = "ab " * 1000  # 3,000 characters: over the 2,000 rows a table holds
+    at.text_area(key="ps_text").set_value(text).run()
+    labels = [e.label for e in at.expander]
+    assert f"first {stages.MAX_ROWS:,} of 3,000 rows" in labels and not at.exception
+    at.text_area(key="ps_text").set_value("ab").run()
+    assert "2 rows" in [e.label for e in at.expander]

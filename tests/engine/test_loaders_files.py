@@ -262,3 +262,18 @@ def test_loading_restores_the_garbage_collectors_state(tmp_path):
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_file_error_messages_end_the_problem_before_the_fix(tmp_path):
+    # Seen on the Load and export page: "... no merges.txt beside it Put merges.txt in the same directory".
+    path = tmp_path / "tokenizer.json"
+    path.write_text('{"hello": 0, "world": 1}', encoding="utf-8")
+    with pytest.raises(TokenizerFileError) as caught:
+        load_path(path)
+    assert "beside it. Put merges.txt" in str(caught.value)
+    assert str(TokenizerFileError("f", "is it?", fix="Check.")) == "f: is it? Check."
+    path.write_text('{"model": {"type": "BPE", "vocab": {"ab', encoding="utf-8")  # a truncated upload
+    with pytest.raises(TokenizerFileError) as caught:
+        load_path(path)
+    assert "(line 1, column 37): invalid JSON: Unterminated string. The file may be truncated" in str(caught.value)
+    assert str(TokenizerFileError("f", "broken", where="line 2")) == "f (line 2): broken"

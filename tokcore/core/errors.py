@@ -35,8 +35,8 @@ class TokenizerFileError(TokcoreError):
         if where:
             parts[0] += f" ({where})"
         message = f"{parts[0]}: {problem}"
-        if fix:
-            message += f" {fix}"
+        if fix:  # the problem is a clause without a full stop: end its sentence before the fix starts
+            message += f"{'' if problem.endswith(('.', '?', '!')) else '.'} {fix}"
         super().__init__(message)
 
 

@@ -67,7 +67,9 @@ def parse_json_bytes(raw: bytes, path: Path) -> Any:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TokenizerFileError(
-            path, f"invalid JSON: {exc.msg}", where=f"line {exc.lineno}, column {exc.colno}",
+            # json's "Unterminated string starting at" expects the position after it; ours is in ``where``
+            path, f"invalid JSON: {exc.msg.removesuffix(' at').removesuffix(' starting')}",
+            where=f"line {exc.lineno}, column {exc.colno}",
             fix="The file may be truncated or not JSON.",
         ) from None
     except RecursionError:
