@@ -229,7 +229,12 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
     if type(stages[0]) in (pt.BertPreTokenizer, pt.Whitespace, pt.WhitespaceSplit):
         # These drop whitespace and never join across it: a run of non-space characters goes through
         # every stage alone exactly as inside the text (str.split finds the runs).
-        return WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok, origin_matters=origin_matters)
+        plan = WordPlan(_NON_SPACE_RUNS, lambda p: pre.pre_tokenize([p]), tok, origin_matters=origin_matters)
+        if [type(s) for s in stages] == [pt.WhitespaceSplit, pt.Metaspace]:  # T5's: a word is Metaspace's alone
+            meta = stages[1]
+            plan.quick = _metaspace_text(meta.replacement, meta.prepend_scheme, meta.split)
+            _piece_bytes(plan, model)
+        return plan
     char_spans, rest = stages[0].char_spans, stages[1:]
     words = _chunk_words(char_spans)
     byte_level = rest[0] if rest and type(rest[0]) is pt.ByteLevel else None
