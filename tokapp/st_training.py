@@ -49,7 +49,7 @@ def corpus_picker(prefix: str, *, default: str = "classic", on_change=None) -> t
                 st.query_params[key] = text
             else:
                 st.query_params.pop(key, None)
-            return training.text_corpus(text) if text.strip() else None
+            return training.text_corpus(text)  # an empty box is an error that says what to do
         upload = st.file_uploader(f"Corpus file (.txt, or .json word counts; up to "
                                   f"{training.MAX_CORPUS_BYTES // 2**20} MB)", type=["txt", "json"],
                                   key=f"{prefix}_upload")
