@@ -14,11 +14,12 @@ from tokapp.visible import visible
 
 P = "tu"  # widget key prefix of this page
 VOCAB_KEY, PRE_KEY, SHRINK_KEY, SEED_KEY = f"{P}_vocab", f"{P}_pre", f"{P}_shrink", f"{P}_seed"
+ORIGIN_KEY = f"{P}_defaults_for"  # the corpus key the settings were last set for
 
 
-def reset_defaults() -> None:
+def reset_defaults(chosen=None) -> None:
     """A new corpus gets its own defaults (several EM + pruning rounds); the classic words stay bare (no ▁)."""
-    chosen = unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
+    chosen = chosen or unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
     st.session_state[VOCAB_KEY] = chosen.vocab_size
     st.session_state[PRE_KEY] = chosen.pre_tokenizer
     st.session_state[SHRINK_KEY] = chosen.shrinking_factor
@@ -32,6 +33,11 @@ st.caption("Unigram starts from a large seed vocabulary, fits piece probabilitie
 
 with st.sidebar:
     corpus = st_training.corpus_picker(P, on_change=reset_defaults)
+    if corpus is not None and st.session_state.get(ORIGIN_KEY) != corpus.key:
+        # A new text (an upload, a paste) gets settings above its alphabet; a link's settings win on its first run.
+        if ORIGIN_KEY in st.session_state or not any(k in st.query_params for k in (VOCAB_KEY, SEED_KEY)):
+            reset_defaults(st_training.unigram_start(corpus))
+        st.session_state[ORIGIN_KEY] = corpus.key
     first = unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
     for key, value in ((VOCAB_KEY, first.vocab_size), (PRE_KEY, first.pre_tokenizer),
                        (SHRINK_KEY, first.shrinking_factor), (SEED_KEY, first.seed_size)):
@@ -49,7 +55,7 @@ with st.sidebar:
                                 help="The most frequent substrings the loop starts from (characters always stay).")
     st.caption("Defaults are chosen per corpus so the loop runs several EM + pruning rounds.")
 
-if corpus is None:
+if corpus is None or not st_training.unigram_size_ok(corpus, pre, int(vocab_size)):
     st.stop()
 settings = training.Settings("unigram", int(vocab_size), pre, seed_size=int(seed_size),
                             shrinking_factor=round(float(shrink), 2))
@@ -65,7 +71,13 @@ c2.metric("Pruning rounds", rounds)
 c3.metric("Final vocabulary", run.tokenizer.vocab_size)
 c4.metric("Final loss", f"{details['final_loss']:.2f}", help="Negative log-likelihood of the corpus (natural log).")
 if not rounds:
-    st.info("The seed is already small enough: no pruning round ran. Lower the vocabulary size to see pruning.")
+    seed, desired, least = details["seed_size"], details["desired_vocab_size"], len(details["alphabet"]) + 1
+    more_seed = " or raise “Seed pieces (at most)”" if seed >= settings.seed_size else ""
+    if seed * 10 // 11 > least:
+        how = f"Lower the vocabulary size below {seed * 10 // 11} (it holds {least} at least){more_seed} to see pruning."
+    else:
+        how = "The seed is little more than the corpus's characters, which always stay: train on more text."
+    st.info(f"The seed ({seed} pieces) is already within 1.1 × the target ({desired}): no pruning round ran. {how}")
 
 st.subheader("The loop, round by round: EM, then pruning")
 class_on = st.toggle("Classroom mode", key=f"{P}_class", help="Hide the next round and guess a piece it removes.")

@@ -19,7 +19,7 @@ import streamlit as st
 from . import classroom, html, st_common, train_html, training
 from .markdown import md_text
 from .tokens import build_view
-from .training.defaults import base_vocab, default_vocab
+from .training.defaults import UnigramDefaults, base_vocab, default_vocab, unigram_defaults_for, unigram_floor
 
 SHARE_TEXT_LIMIT = 600  # pasted corpora longer than this are not put in the link
 PLAY_SECONDS = 1.5
@@ -98,6 +98,33 @@ def vocab_input(prefix: str, family: str, corpus: training.Corpus, *, pre_tokeni
         st.warning(f"{size} tokens cannot hold more than the {base} starting tokens: no merge will be learned. "
                    f"Raise the size above {base}.", icon=":material/warning:")
     return int(size)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _unigram_start(corpus_key: str, _corpus: training.Corpus) -> UnigramDefaults:
+    return unigram_defaults_for(_corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _unigram_floor(corpus_key: str, pre_tokenizer: str, _corpus: training.Corpus) -> int:
+    return unigram_floor(training.word_counts(_corpus, pre_tokenizer))
+
+
+def unigram_start(corpus: training.Corpus) -> UnigramDefaults:
+    """The Unigram page's starting settings for this corpus (above its alphabet), cached by its key."""
+    return _unigram_start(corpus.key, corpus)
+
+
+def unigram_size_ok(corpus: training.Corpus, pre_tokenizer: str, vocab_size: int) -> bool:
+    """Say (in the sidebar) how small the vocabulary may be; ``False`` with an ``st.error`` when it is smaller."""
+    floor = _unigram_floor(corpus.key, pre_tokenizer, corpus)
+    st.sidebar.caption(f"This corpus has {floor - 1} characters; every one stays in the vocabulary, with [UNK]: "
+                       f"at least {floor} tokens.")
+    if vocab_size < floor:
+        st.error(f"A vocabulary of {vocab_size} cannot hold the {floor - 1} characters of this corpus plus [UNK]: "
+                 f"raise the vocabulary size to {floor} or more.", icon=":material/error:")
+        return False
+    return True
 
 
 # ----------------------------------------------------------------------------- training

@@ -8,6 +8,12 @@ from shared_data import ROOT
 from streamlit.testing.v1 import AppTest
 
 from tokapp import training as T
+from tokapp.training import defaults as D
+
+# 300 distinct CJK characters, each word five of them, every word seen twice: an alphabet over the
+# Unigram page's fallback size of 200.
+MANY_SCRIPTS = "\n".join(" ".join("".join(chr(0x4E00 + (w * 5 + i) % 300) for i in range(5)) for w in range(60))
+                         for _ in range(2)).encode("utf-8")
 
 
 def page(name: str) -> AppTest:
@@ -47,3 +53,27 @@ def test_an_empty_corpus_is_an_error_on_every_page(text):
         assert any("no text" in e.value and "sentences" in e.value for e in at.error), name
         at = upload(page(name), prefix, "empty.txt", text.encode())
         assert any("no text" in e.value for e in at.error), name
+
+
+def test_unigram_defaults_rise_above_an_uploaded_alphabet():
+    corpus = T.upload_corpus("cjk.txt", MANY_SCRIPTS)
+    floor = D.unigram_floor(T.word_counts(corpus, "metaspace"))
+    assert floor == 302  # 300 characters, the metaspace mark and [UNK]
+    chosen = D.unigram_defaults_for(corpus)
+    assert chosen.vocab_size > floor and chosen.seed_size > chosen.vocab_size
+    assert D.unigram_defaults_for(T.builtin_corpus("classic")).vocab_size == 8  # the course keeps its size
+
+
+def test_unigram_page_trains_a_many_script_upload_at_its_defaults():
+    at = upload(page("7_Train_Unigram.py"), "tu", "cjk.txt", MANY_SCRIPTS)
+    assert not at.error, [e.value for e in at.error]
+    assert at.number_input(key="tu_vocab").value > 302
+    assert any("at least 302 tokens" in c.value for c in at.sidebar.caption)
+
+
+def test_unigram_vocab_below_the_alphabet_says_how_far_to_raise_it():
+    at = page("7_Train_Unigram.py")
+    at.number_input(key="tu_vocab").set_value(5).run()
+    assert not at.exception
+    [error] = [e.value for e in at.error]
+    assert "raise the vocabulary size to 8 or more" in error and "limit_alphabet" not in error
