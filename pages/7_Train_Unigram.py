@@ -110,7 +110,7 @@ with st.expander(f"Seed vocabulary ({details['seed_size']} pieces) and what beca
     st.dataframe(pd.DataFrame([{**f, "piece": visible(f["piece"])} for f in fates]), hide_index=True, width="stretch")
     missing = details["seed_size"] - len(fates)
     if missing > 0:
-        st.caption(f"{missing} more seed pieces were dropped by the last EM run (the trainer does not list them).")
+        st.caption(f"{missing} more seed pieces are not listed (this run's trainer does not report them).")
 
 st.subheader("Classroom: remove piece t → new loss")
 if len(run.words) > 2000:

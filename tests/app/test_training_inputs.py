@@ -77,3 +77,12 @@ def test_unigram_vocab_below_the_alphabet_says_how_far_to_raise_it():
     assert not at.exception
     [error] = [e.value for e in at.error]
     assert "raise the vocabulary size to 8 or more" in error and "limit_alphabet" not in error
+
+
+def test_unigram_seed_table_names_the_fate_of_every_seed_piece():
+    run = T.train(T.builtin_corpus("english"), T.Settings("unigram", 100, "metaspace", seed_size=1000,
+                                                           shrinking_factor=0.8))
+    fates = T.seed_fates(run)
+    assert len(fates) == run.result.details["seed_size"]
+    cut = [f for f in fates if f["fate"] == "cut to reach the vocabulary size"]
+    assert cut and len(cut) + 99 == run.steps[-1].vocab_size - len(run.result.details["final_dropped"])
