@@ -86,3 +86,15 @@ def test_unigram_seed_table_names_the_fate_of_every_seed_piece():
     assert len(fates) == run.result.details["seed_size"]
     cut = [f for f in fates if f["fate"] == "cut to reach the vocabulary size"]
     assert cut and len(cut) + 99 == run.steps[-1].vocab_size - len(run.result.details["final_dropped"])
+
+
+def test_saving_twice_under_one_name_keeps_one_entry():
+    at = page("5_Train_BPE.py")
+    at.button(key="tb_save").click().run()
+    at.button(key="tb_save").click().run()  # the same run again: nothing new
+    assert any("already saved" in i.value for i in at.info)
+    at.number_input(key="tb_vocab").set_value(12).run()
+    at.text_input(key="tb_save_name").input("bpe-30").run()
+    at.button(key="tb_save").click().run()  # another run under the same name replaces the first
+    entries = list(at.session_state["tokapp_session_tokenizers"].values())
+    assert [e.label for e in entries] == ["Trained: bpe-30"] and entries[0].tokenizer.vocab_size == 12
