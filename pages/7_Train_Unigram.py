@@ -150,7 +150,11 @@ if piece:
     model = run.tokenizer.model
     if piece != word.strip():
         st.caption(f"The model sees {md_code(piece)} (the pre-tokenizer's first piece).")
-    st.plotly_chart(train_figures.lattice_figure(model.explain(piece)), key=f"{P}_lattice")
+    if len(piece) > train_figures.LATTICE_MAX_CHARS:
+        st.caption(f"The lattice shows the first {train_figures.LATTICE_MAX_CHARS} of its {len(piece)} characters; "
+                   "the n-best list and the samples use them all.")
+    st.plotly_chart(train_figures.lattice_figure(model.explain(piece[:train_figures.LATTICE_MAX_CHARS])),
+                    key=f"{P}_lattice")
     left, right = st.columns(2)
     with left:
         st.markdown("**n-best segmentations**")

@@ -98,3 +98,11 @@ def test_saving_twice_under_one_name_keeps_one_entry():
     at.button(key="tb_save").click().run()  # another run under the same name replaces the first
     entries = list(at.session_state["tokapp_session_tokenizers"].values())
     assert [e.label for e in entries] == ["Trained: bpe-30"] and entries[0].tokenizer.vocab_size == 12
+
+
+def test_a_long_word_draws_the_start_of_its_lattice():
+    at = page("7_Train_Unigram.py")
+    at.text_input(key="tu_word").input("hug" * 1000).run()
+    assert not at.exception
+    assert any("first 64 of its 3000 characters" in c.value for c in at.caption)
+    assert at.dataframe  # the n-best list and the samples still come from the whole word
