@@ -301,6 +301,9 @@ def run_metrics(run: training.TrainRun, corpus: training.Corpus) -> None:
     c4.metric("Tokens per word", f"{replay.tokens_per_word(n):.2f}",
               f"{replay.tokens_per_word(n) - replay.tokens_per_word(0):+.2f}", delta_color="inverse",
               help="After every merge, against the characters alone.")
+    note = training.early_stop_note(run)
+    if note:
+        st.info(note, icon=":material/info:")
 
 
 def held_out_input(prefix: str, corpus: training.Corpus) -> str:

@@ -130,3 +130,13 @@ def test_figures_that_grow_with_the_input_are_built_at_once(one_call_figures):
     nodes = [{"start": i, "stop": i + 1, "piece": "x", "score": -1.0} for i in range(200)]
     lattice = F.lattice_figure({"text": "x" * 200, "nodes": nodes, "path": list(range(200)), "score": -200.0})
     assert len(lattice.data) == 201 and len(lattice.layout.annotations) == 400
+
+
+@pytest.mark.parametrize("name, prefix", [("5_Train_BPE.py", "tb"), ("6_Train_WordPiece.py", "tw")])
+def test_a_run_that_stops_short_of_its_size_says_why(name, prefix):
+    at = page(name)
+    at.number_input(key=f"{prefix}_minf").set_value(1000).run()
+    assert any("no pair occurs 1000 times or more. Lower the minimum pair count" in i.value for i in at.info)
+    at.number_input(key=f"{prefix}_minf").set_value(1).run()
+    at.number_input(key=f"{prefix}_vocab").set_value(500).run()
+    assert any("short of the 500 asked for: every corpus word is a single token" in i.value for i in at.info)
