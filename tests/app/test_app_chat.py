@@ -173,3 +173,13 @@ def test_a_chat_model_by_hub_name_brings_its_template_from_the_cache(hub_cache):
 def test_a_hub_model_without_a_chat_template_says_so(hub_cache):
     at = load_by_name("someone/base-model")
     assert any("no chat_template in this tokenizer config" in i.value for i in at.info)
+
+
+def test_an_empty_conversation_asks_for_a_message_once():
+    at = open_page(PAGE)
+    for n in range(len(chat_sources.DEFAULT_CONVERSATION)):
+        at.button(key=f"chat_remove_{n}").click().run()
+    assert not at.exception and errors(at) == [] and prompts(at) == []
+    assert [i.value for i in at.info if "conversation is empty: add a message" in i.value]
+    at.button(key="chat_add").click().run()
+    assert errors(at) == [] and len(prompts(at)) == 2
