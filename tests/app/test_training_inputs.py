@@ -140,3 +140,13 @@ def test_a_run_that_stops_short_of_its_size_says_why(name, prefix):
     at.number_input(key=f"{prefix}_minf").set_value(1).run()
     at.number_input(key=f"{prefix}_vocab").set_value(500).run()
     assert any("short of the 500 asked for: every corpus word is a single token" in i.value for i in at.info)
+
+
+def test_the_wordpiece_trace_matches_the_tokenizer_on_a_word_with_punctuation():
+    at = page("6_Train_WordPiece.py")
+    at.selectbox(key="tw_corpus").set_value("english").run()
+    at.slider(key="tw_step").set_value(at.slider(key="tw_step").max).run()
+    at.text_input(key="tw_word").input("students,").run()
+    [tokens] = [m.value for m in at.markdown if m.value.startswith("Tokens:")]
+    assert "[UNK]" not in tokens and "`s`" in tokens  # as the trained tokenizer cuts "students" (the comma apart)
+    assert any("The model sees `students`" in c.value for c in at.caption)
