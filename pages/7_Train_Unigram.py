@@ -69,7 +69,9 @@ c1, c2, c3, c4 = st.columns(4)
 c1.metric("Seed pieces", details["seed_size"], help=corpus.summary())
 c2.metric("Pruning rounds", rounds)
 c3.metric("Final vocabulary", run.tokenizer.vocab_size)
-c4.metric("Final loss", f"{details['final_loss']:.2f}", help="Negative log-likelihood of the corpus (natural log).")
+c4.metric("Loss of the last EM run", f"{details['final_loss']:.2f}",
+          help=f"Negative log-likelihood of the corpus (natural log) with the {sizes[-1]} pieces left after the last "
+               f"round, before the lowest-scored ones are cut to reach {run.tokenizer.vocab_size} tokens.")
 if not rounds:
     seed, desired, least = details["seed_size"], details["desired_vocab_size"], len(details["alphabet"]) + 1
     more_seed = " or raise “Seed pieces (at most)”" if seed >= settings.seed_size else ""

@@ -150,3 +150,11 @@ def test_the_wordpiece_trace_matches_the_tokenizer_on_a_word_with_punctuation():
     [tokens] = [m.value for m in at.markdown if m.value.startswith("Tokens:")]
     assert "[UNK]" not in tokens and "`s`" in tokens  # as the trained tokenizer cuts "students" (the comma apart)
     assert any("The model sees `students`" in c.value for c in at.caption)
+
+
+def test_the_unigram_loss_metric_says_which_vocabulary_it_measured():
+    at = page("7_Train_Unigram.py")
+    at.selectbox(key="tu_corpus").set_value("english").run()
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Final vocabulary"] == "100"  # the size asked for, after the cut
+    assert "Final loss" not in metrics and "Loss of the last EM run" in metrics  # measured on the 110 pieces before it
