@@ -264,19 +264,12 @@ def save_and_export(prefix: str, tokenizer, default_name: str) -> None:
         name = st.text_input("Name", value=default_name, key=f"{prefix}_save_name", max_chars=80)
         if st.button("Save for this session", key=f"{prefix}_save"):
             label = f"Trained: {name}"
-            st_common.init_state()
-            entries = st.session_state[st_common.SESSION_TOKENIZERS]
-            # One entry per name: saving again (the same run, or a new one under the same name) replaces it,
-            # under a new key when the tokenizer changed (cached encodings are keyed by it).
-            same = [k for k, e in entries.items() if e.label == label]
-            if same and all(entries[k].tokenizer.to_dict() == tokenizer.to_dict() for k in same):
+            done = st_common.save_session_tokenizer(label, tokenizer, description=f"trained on the {prefix[1:]} page")
+            if done == "same":
                 st.info(f"“{md_text(label)}” is already saved.")
             else:
-                for k in same:
-                    del entries[k]
-                st_common.add_session_tokenizer(label, tokenizer, description=f"trained on the {prefix[1:]} page")
                 st.success(f"Saved as “{md_text(label)}”: every page's tokenizer list now offers it"
-                           + (" (it replaces the one saved under that name)." if same else "."))
+                           + (" (it replaces the one saved under that name)." if done == "replaced" else "."))
         c1, c2 = st.columns(2)
         safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name) or "tokenizer"
         try:
