@@ -200,9 +200,12 @@ except Exception as exc:
     st_common.show_error(exc)
 else:
     if s1.button("Add to this session's tokenizers", key=f"{P}_save", icon=":material/add:"):
-        st_common.add_session_tokenizer(name, combined, description=f"{spec.label} with a lexicon of "
-                                        f"{len(lexicon.user)} entries (built-in list: {'on' if use_builtin else 'off'})")
-        st.session_state[SAVED_MESSAGE] = f"Added “{md_text(name)}”: pick it in any tokenizer list."
+        done = st_common.save_session_tokenizer(name, combined, description=f"{spec.label} with a lexicon of "
+                                                f"{len(lexicon.user)} entries (built-in list: "
+                                                f"{'on' if use_builtin else 'off'})")
+        st.session_state[SAVED_MESSAGE] = (f"“{md_text(name)}” is already in this session's tokenizers." if done == "same"
+                                           else f"Added “{md_text(name)}”: pick it in any tokenizer list"
+                                           + (" (it replaces the one of that name)." if done == "replaced" else "."))
         st.rerun()  # so every tokenizer list on this page offers it at once
     if SAVED_MESSAGE in st.session_state:
         st.success(st.session_state.pop(SAVED_MESSAGE))

@@ -27,6 +27,10 @@ agp = st.toggle("Add the generation prompt (add_generation_prompt)", key=st_chat
 if not chosen:
     st.info("Pick one to four models in the sidebar.", icon=":material/chat:")
     st.stop()
+if not messages:
+    st.info("The conversation is empty: add a message above to see how each model's template renders it.",
+            icon=":material/chat:")
+    st.stop()
 
 results = [st_chat.run_model(model, messages, tools, agp) for model in configs]
 st.subheader("The prompt, token by token")

@@ -68,10 +68,13 @@ st_training.merge_table(run, k)
 st.subheader("Greedy longest match for one word")
 word = st.text_input("Word", "hugs" if training.is_classic(corpus) else "tokenizers", key=f"{P}_word",
                      help="Uses the vocabulary as of the current step.")
-if word.strip():
+piece = training.first_piece(run.tokenizer, word.strip()) if word.strip() else ""
+if piece:
+    # The model sees what the pre-tokenizer hands it: "hugs," is "hugs" then ",", never one word.
+    if piece != word.strip():
+        st.caption(f"The model sees {md_code(piece)} (the pre-tokenizer's first piece).")
     model = training.tokenizer_at(run, k).model
-    trace = model.explain(word.strip().split()[0])
-    st.html(train_html.wordpiece_trace_html(trace))
-    st.markdown("Tokens: " + " ".join(md_code(t[1]) for t in model.tokenize(word.strip().split()[0])))
+    st.html(train_html.wordpiece_trace_html(model.explain(piece)))
+    st.markdown("Tokens: " + " ".join(md_code(t[1]) for t in model.tokenize(piece)))
 
 st_training.save_and_export(P, run.tokenizer, f"wordpiece-{settings.vocab_size}")

@@ -14,11 +14,12 @@ from tokapp.visible import visible
 
 P = "tu"  # widget key prefix of this page
 VOCAB_KEY, PRE_KEY, SHRINK_KEY, SEED_KEY = f"{P}_vocab", f"{P}_pre", f"{P}_shrink", f"{P}_seed"
+ORIGIN_KEY = f"{P}_defaults_for"  # the corpus key the settings were last set for
 
 
-def reset_defaults() -> None:
+def reset_defaults(chosen=None) -> None:
     """A new corpus gets its own defaults (several EM + pruning rounds); the classic words stay bare (no ▁)."""
-    chosen = unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
+    chosen = chosen or unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
     st.session_state[VOCAB_KEY] = chosen.vocab_size
     st.session_state[PRE_KEY] = chosen.pre_tokenizer
     st.session_state[SHRINK_KEY] = chosen.shrinking_factor
@@ -32,6 +33,11 @@ st.caption("Unigram starts from a large seed vocabulary, fits piece probabilitie
 
 with st.sidebar:
     corpus = st_training.corpus_picker(P, on_change=reset_defaults)
+    if corpus is not None and st.session_state.get(ORIGIN_KEY) != corpus.key:
+        # A new text (an upload, a paste) gets settings above its alphabet; a link's settings win on its first run.
+        if ORIGIN_KEY in st.session_state or not any(k in st.query_params for k in (VOCAB_KEY, SEED_KEY)):
+            reset_defaults(st_training.unigram_start(corpus))
+        st.session_state[ORIGIN_KEY] = corpus.key
     first = unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
     for key, value in ((VOCAB_KEY, first.vocab_size), (PRE_KEY, first.pre_tokenizer),
                        (SHRINK_KEY, first.shrinking_factor), (SEED_KEY, first.seed_size)):
@@ -49,7 +55,7 @@ with st.sidebar:
                                 help="The most frequent substrings the loop starts from (characters always stay).")
     st.caption("Defaults are chosen per corpus so the loop runs several EM + pruning rounds.")
 
-if corpus is None:
+if corpus is None or not st_training.unigram_size_ok(corpus, pre, int(vocab_size)):
     st.stop()
 settings = training.Settings("unigram", int(vocab_size), pre, seed_size=int(seed_size),
                             shrinking_factor=round(float(shrink), 2))
@@ -63,9 +69,17 @@ c1, c2, c3, c4 = st.columns(4)
 c1.metric("Seed pieces", details["seed_size"], help=corpus.summary())
 c2.metric("Pruning rounds", rounds)
 c3.metric("Final vocabulary", run.tokenizer.vocab_size)
-c4.metric("Final loss", f"{details['final_loss']:.2f}", help="Negative log-likelihood of the corpus (natural log).")
+c4.metric("Loss of the last EM run", f"{details['final_loss']:.2f}",
+          help=f"Negative log-likelihood of the corpus (natural log) with the {sizes[-1]} pieces left after the last "
+               f"round, before the lowest-scored ones are cut to reach {run.tokenizer.vocab_size} tokens.")
 if not rounds:
-    st.info("The seed is already small enough: no pruning round ran. Lower the vocabulary size to see pruning.")
+    seed, desired, least = details["seed_size"], details["desired_vocab_size"], len(details["alphabet"]) + 1
+    more_seed = " or raise “Seed pieces (at most)”" if seed >= settings.seed_size else ""
+    if seed * 10 // 11 > least:
+        how = f"Lower the vocabulary size below {seed * 10 // 11} (it holds {least} at least){more_seed} to see pruning."
+    else:
+        how = "The seed is little more than the corpus's characters, which always stay: train on more text."
+    st.info(f"The seed ({seed} pieces) is already within 1.1 × the target ({desired}): no pruning round ran. {how}")
 
 st.subheader("The loop, round by round: EM, then pruning")
 class_on = st.toggle("Classroom mode", key=f"{P}_class", help="Hide the next round and guess a piece it removes.")
@@ -98,7 +112,7 @@ with st.expander(f"Seed vocabulary ({details['seed_size']} pieces) and what beca
     st.dataframe(pd.DataFrame([{**f, "piece": visible(f["piece"])} for f in fates]), hide_index=True, width="stretch")
     missing = details["seed_size"] - len(fates)
     if missing > 0:
-        st.caption(f"{missing} more seed pieces were dropped by the last EM run (the trainer does not list them).")
+        st.caption(f"{missing} more seed pieces are not listed (this run's trainer does not report them).")
 
 st.subheader("Classroom: remove piece t → new loss")
 if len(run.words) > 2000:
@@ -138,7 +152,11 @@ if piece:
     model = run.tokenizer.model
     if piece != word.strip():
         st.caption(f"The model sees {md_code(piece)} (the pre-tokenizer's first piece).")
-    st.plotly_chart(train_figures.lattice_figure(model.explain(piece)), key=f"{P}_lattice")
+    if len(piece) > train_figures.LATTICE_MAX_CHARS:
+        st.caption(f"The lattice shows the first {train_figures.LATTICE_MAX_CHARS} of its {len(piece)} characters; "
+                   "the n-best list and the samples use them all.")
+    st.plotly_chart(train_figures.lattice_figure(model.explain(piece[:train_figures.LATTICE_MAX_CHARS])),
+                    key=f"{P}_lattice")
     left, right = st.columns(2)
     with left:
         st.markdown("**n-best segmentations**")

@@ -160,7 +160,19 @@ def user_config(name: str | None, data: bytes | None, pasted: str = "") -> dict[
         config = {**config, "chat_template": pasted}
     if not config:
         return None
-    return config_dict(load_chat_config(config))  # checks it now: templates and special tokens
+    try:
+        return config_dict(load_chat_config(config))  # checks it now: templates and special tokens
+    except ChatTemplateError as exc:
+        raise ChatTemplateError(named_error(str(exc), Path(name).name if data is not None and name else
+                                            "your template")) from None
+
+
+def named_error(message: str, name: str) -> str:
+    """An engine message about a config given as a dict (``<dict>: ...``) with the name the user knows it by.
+
+    ``named_error("<dict>: no chat_template", "x.json") == "x.json: no chat_template"``
+    """
+    return message.replace("<dict>", name)
 
 
 def parse_tools(text: str) -> list[dict] | None:

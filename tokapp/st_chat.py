@@ -220,5 +220,5 @@ def run_model(model: ModelConfig, messages: list[dict], tools: list[dict] | None
         owners, counts, template_count, warnings = _encode(model.spec.cache_key, digest, model.spec, render)
         view = st_common.token_view(model.spec, render.text, add_special_tokens=False)
     except (ValueError, TypeError, KeyError, LookupError, RecursionError) as exc:
-        return ChatResult(model, error=st_common.error_message(exc))
+        return ChatResult(model, error=chat_sources.named_error(st_common.error_message(exc), model.origin or "the template"))
     return ChatResult(model, render, view, tuple(owners), tuple(counts), template_count, tuple(warnings))

@@ -73,6 +73,21 @@ def add_session_tokenizer(label: str, tokenizer, *, origin: str = "session", des
     return key
 
 
+def save_session_tokenizer(label: str, tokenizer, *, description: str = "") -> str:
+    """Keep ``tokenizer`` under ``label``, one entry per label: ``"same"`` when an equal one is already there,
+    ``"replaced"`` when another one had that label (it gets a new key: cached encodings are keyed by it), else
+    ``"added"``. Saving twice never lists one name twice in the pickers."""
+    init_state()
+    entries = st.session_state[SESSION_TOKENIZERS]
+    same = [k for k, e in entries.items() if e.label == label]
+    if same and all(entries[k].tokenizer.to_dict() == tokenizer.to_dict() for k in same):
+        return "same"
+    for k in same:
+        del entries[k]
+    add_session_tokenizer(label, tokenizer, description=description)
+    return "replaced" if same else "added"
+
+
 @st.cache_resource(show_spinner="Loading tokenizer…", max_entries=32)
 def _cached_tokenizer(cache_key: str, _spec: samples.SampleSpec):
     return _spec.load()

@@ -19,7 +19,7 @@ import streamlit as st
 from . import classroom, html, st_common, train_html, training
 from .markdown import md_text
 from .tokens import build_view
-from .training.defaults import base_vocab, default_vocab
+from .training.defaults import UnigramDefaults, base_vocab, default_vocab, unigram_defaults_for, unigram_floor
 
 SHARE_TEXT_LIMIT = 600  # pasted corpora longer than this are not put in the link
 PLAY_SECONDS = 1.5
@@ -49,7 +49,7 @@ def corpus_picker(prefix: str, *, default: str = "classic", on_change=None) -> t
                 st.query_params[key] = text
             else:
                 st.query_params.pop(key, None)
-            return training.text_corpus(text) if text.strip() else None
+            return training.text_corpus(text)  # an empty box is an error that says what to do
         upload = st.file_uploader(f"Corpus file (.txt, or .json word counts; up to "
                                   f"{training.MAX_CORPUS_BYTES // 2**20} MB)", type=["txt", "json"],
                                   key=f"{prefix}_upload")
@@ -98,6 +98,33 @@ def vocab_input(prefix: str, family: str, corpus: training.Corpus, *, pre_tokeni
         st.warning(f"{size} tokens cannot hold more than the {base} starting tokens: no merge will be learned. "
                    f"Raise the size above {base}.", icon=":material/warning:")
     return int(size)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _unigram_start(corpus_key: str, _corpus: training.Corpus) -> UnigramDefaults:
+    return unigram_defaults_for(_corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _unigram_floor(corpus_key: str, pre_tokenizer: str, _corpus: training.Corpus) -> int:
+    return unigram_floor(training.word_counts(_corpus, pre_tokenizer))
+
+
+def unigram_start(corpus: training.Corpus) -> UnigramDefaults:
+    """The Unigram page's starting settings for this corpus (above its alphabet), cached by its key."""
+    return _unigram_start(corpus.key, corpus)
+
+
+def unigram_size_ok(corpus: training.Corpus, pre_tokenizer: str, vocab_size: int) -> bool:
+    """Say (in the sidebar) how small the vocabulary may be; ``False`` with an ``st.error`` when it is smaller."""
+    floor = _unigram_floor(corpus.key, pre_tokenizer, corpus)
+    st.sidebar.caption(f"This corpus has {floor - 1} characters; every one stays in the vocabulary, with [UNK]: "
+                       f"at least {floor} tokens.")
+    if vocab_size < floor:
+        st.error(f"A vocabulary of {vocab_size} cannot hold the {floor - 1} characters of this corpus plus [UNK]: "
+                 f"raise the vocabulary size to {floor} or more.", icon=":material/error:")
+        return False
+    return True
 
 
 # ----------------------------------------------------------------------------- training
@@ -236,8 +263,13 @@ def save_and_export(prefix: str, tokenizer, default_name: str) -> None:
     with st.expander("Save or export this vocabulary", expanded=False):
         name = st.text_input("Name", value=default_name, key=f"{prefix}_save_name", max_chars=80)
         if st.button("Save for this session", key=f"{prefix}_save"):
-            st_common.add_session_tokenizer(f"Trained: {name}", tokenizer, description=f"trained on the {prefix[1:]} page")
-            st.success(f"Saved as “Trained: {md_text(name)}”: every page's tokenizer list now offers it.")
+            label = f"Trained: {name}"
+            done = st_common.save_session_tokenizer(label, tokenizer, description=f"trained on the {prefix[1:]} page")
+            if done == "same":
+                st.info(f"“{md_text(label)}” is already saved.")
+            else:
+                st.success(f"Saved as “{md_text(label)}”: every page's tokenizer list now offers it"
+                           + (" (it replaces the one saved under that name)." if done == "replaced" else "."))
         c1, c2 = st.columns(2)
         safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name) or "tokenizer"
         try:
@@ -262,6 +294,9 @@ def run_metrics(run: training.TrainRun, corpus: training.Corpus) -> None:
     c4.metric("Tokens per word", f"{replay.tokens_per_word(n):.2f}",
               f"{replay.tokens_per_word(n) - replay.tokens_per_word(0):+.2f}", delta_color="inverse",
               help="After every merge, against the characters alone.")
+    note = training.early_stop_note(run)
+    if note:
+        st.info(note, icon=":material/info:")
 
 
 def held_out_input(prefix: str, corpus: training.Corpus) -> str:

@@ -173,3 +173,25 @@ def test_a_chat_model_by_hub_name_brings_its_template_from_the_cache(hub_cache):
 def test_a_hub_model_without_a_chat_template_says_so(hub_cache):
     at = load_by_name("someone/base-model")
     assert any("no chat_template in this tokenizer config" in i.value for i in at.info)
+
+
+def test_an_empty_conversation_asks_for_a_message_once():
+    at = open_page(PAGE)
+    for n in range(len(chat_sources.DEFAULT_CONVERSATION)):
+        at.button(key=f"chat_remove_{n}").click().run()
+    assert not at.exception and errors(at) == [] and prompts(at) == []
+    assert [i.value for i in at.info if "conversation is empty: add a message" in i.value]
+    at.button(key="chat_add").click().run()
+    assert errors(at) == [] and len(prompts(at)) == 2
+
+
+def test_errors_about_an_uploaded_config_name_the_file_not_a_dict():
+    at = run_with(["builtin:ascii-char"])
+    for config, want in (({"chat_template": 42}, "mine.json: chat_template must be"),
+                         ({"bos_token": "<s>"}, "mine.json: no chat_template"),
+                         ({"chat_template": [{"name": "rag", "template": "x"}]}, "your template (mine.json): ")):
+        at.file_uploader(key="chat_cfg_upload").set_value(("mine.json", json.dumps(config).encode(), "application/json"))
+        at.run()
+        assert not at.exception
+        shown = errors(at)
+        assert any(e.startswith(want) for e in shown) and not any("<dict>" in e for e in shown), shown

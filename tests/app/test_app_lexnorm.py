@@ -267,3 +267,13 @@ def test_scores_are_finite_or_the_lookup_list():
     for d in result.decisions:
         for row in lv.candidate_records(d):
             assert row["score"] == "∞ (lookup list)" or math.isfinite(float(row["score"]))
+
+
+def test_saving_twice_keeps_one_entry_per_name():
+    at = open_noisy(ln_lexicon_saved=[{"noisy": "ngl", "canonical": "not going to lie"}])
+    at.button(key="ln_save").click().run()
+    at.button(key="ln_save").click().run()
+    assert not at.exception
+    assert any("is already in this session's tokenizers" in s.value for s in at.success)
+    labels = [e.label for e in at.session_state["tokapp_session_tokenizers"].values()]
+    assert len(labels) == len(set(labels)) == 1

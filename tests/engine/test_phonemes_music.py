@@ -129,3 +129,11 @@ def test_bad_midi_and_unknown_events():
     with pytest.raises(ValueError, match="not a REMI event"):
         remi.decode(["Bar", "Pitch_999"])
     assert split_bars(["Bar", "x", "Bar"]) == [["Bar", "x"], ["Bar"]]
+
+
+def test_a_truncated_midi_file_says_why_it_cannot_be_read():
+    header = b"MThd\x00\x00\x00\x06\x00\x01\x00\x01\x00\x60"
+    for data in (b"hello", header + b"MTrk\x00\x00\x00\x20\x00\x90"):  # too short for a header; a track cut short
+        with pytest.raises(tokcore.TokenizerFileError, match=r"not a readable MIDI file \(it ends in the middle") as got:
+            RemiTokenizer().score_from_midi(data)
+        assert "()" not in str(got.value)

@@ -261,3 +261,16 @@ def test_limit_alphabet_makes_rare_characters_unknown():
     assert "x" not in model.get_vocab() and set("▁ab") <= set(model.get_vocab())
     assert model.tokenize("▁xab")[1] == (0, "x", 1, 2)
     assert result.details["alphabet"] == ["a", "b", "▁"]
+
+
+def test_every_seed_piece_has_a_recorded_fate():
+    """Pruned, dropped by an EM run (the last one after every round), cut to the size, or kept: each seed piece is
+    in exactly one record, so a page can say what became of all of them."""
+    result = train_unigram(COURSE, 8, unk_token="[UNK]", shrinking_factor=0.9)
+    details = result.details
+    kept = [p for p, _ in result.tokenizer.model.vocab if p != "[UNK]"]
+    groups = [p for s in result.steps for p in s.removed + s.dropped]
+    groups += list(details["final_dropped"]) + list(details["trimmed"]) + kept
+    assert len(groups) == len(set(groups)) == details["seed_size"]
+    assert details["trimmed"]  # 8 asked for, pruning stops at 1.1 x 8: the lowest-scored piece is cut
+    assert not set(details["trimmed"]) & set(kept)

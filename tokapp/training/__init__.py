@@ -37,7 +37,7 @@ from .partial import tokenizer_at
 from .replay import TRACKED_WORDS, Replay, replay_merges
 from .run_types import Settings, TrainRun, run_key
 from .runner import UNK, train
-from .tables import candidate_tables, merge_table, score_rows, ties_of, top_pairs, tracked_words
+from .tables import candidate_tables, early_stop_note, merge_table, score_rows, ties_of, top_pairs, tracked_words
 from .unigram_tables import course_seed_fits, course_seed_probs, first_piece, removal_table, seed_fates, unigram_curve
 from .words import PRE_TOKENIZERS, make_pre_tokenizer, word_counts
 
@@ -45,7 +45,7 @@ __all__ = [
     "BUILTIN_CORPORA", "CORPUS_CHOICES", "CORPUS_DIR", "CORPUS_LABELS", "DEFAULT_HELD_OUT", "HELD_OUT",
     "MAX_CORPUS_BYTES", "Corpus", "builtin_corpus", "is_classic", "text_corpus", "upload_corpus", "course_notes",
     "tokenizer_at", "TRACKED_WORDS", "Replay", "replay_merges", "Settings", "TrainRun", "run_key", "UNK", "train",
-    "candidate_tables", "merge_table", "score_rows", "ties_of", "top_pairs", "tracked_words", "course_seed_fits", "course_seed_probs",
+    "candidate_tables", "early_stop_note", "merge_table", "score_rows", "ties_of", "top_pairs", "tracked_words", "course_seed_fits", "course_seed_probs",
     "first_piece", "removal_table", "seed_fates", "unigram_curve", "PRE_TOKENIZERS", "make_pre_tokenizer",
     "word_counts",
 ]

@@ -87,6 +87,9 @@ def text_corpus(text: str, label: str = "Pasted text") -> Corpus:
     """Pasted text, one training line per line. ``text_corpus("a b").lines == ("a b",)``."""
     if len(text.encode("utf-8")) > MAX_CORPUS_BYTES:
         raise ValueError(f"the text is over {MAX_CORPUS_BYTES // 2**20} MB; paste less or train offline")
+    if not text.strip():
+        raise ValueError(f"{label}: there is no text (it is empty or only spaces); give it some sentences, "
+                         "one per line, or pick a built-in corpus")
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return Corpus(f"text:{digest}", label, lines=tuple(text.splitlines()))
 
@@ -100,6 +103,10 @@ def upload_corpus(name: str, data: bytes) -> Corpus:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{name}: not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x}); save it as UTF-8") from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark (Windows editors) is no character of the corpus
+    if "\x00" in text:
+        raise ValueError(f"{name}: holds NUL characters, so it is binary or UTF-16 rather than UTF-8 text; "
+                         "save it as UTF-8 text")
     if name.lower().endswith(".json"):
         try:
             counts = _counts_from_json(json.loads(text), name)

@@ -9,6 +9,7 @@ Left out: the widgets (``tokapp.st_training``) and training (``tokapp.training.r
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -72,3 +73,25 @@ def unigram_defaults(corpus_name: str) -> UnigramDefaults:
     ``unigram_defaults("classic").vocab_size == 8``
     """
     return UNIGRAM_DEFAULTS.get(corpus_name, UNIGRAM_FALLBACK)
+
+
+def unigram_floor(words: dict[str, int]) -> int:
+    """The smallest Unigram vocabulary for ``words``: the trainer keeps every character, plus ``[UNK]``.
+
+    ``unigram_floor({"▁hug": 3, "▁pug": 1}) == 6``
+    """
+    return len({ch for w in words for ch in w}) + 1
+
+
+def unigram_defaults_for(corpus: Corpus) -> UnigramDefaults:
+    """The Unigram page's starting settings for ``corpus``: a built-in corpus's own, else the fallback, raised
+    above this corpus's alphabet (a many-script upload has more characters than the fallback size) with a seed
+    large enough for several pruning rounds."""
+    chosen = unigram_defaults(corpus.builtin_name)
+    if corpus.builtin_name:
+        return chosen
+    floor = unigram_floor(word_counts(corpus, chosen.pre_tokenizer))
+    if chosen.vocab_size >= floor + DEFAULT_MERGES // 2:
+        return chosen
+    vocab = int(math.ceil((floor + DEFAULT_MERGES) / 10) * 10)
+    return dataclasses.replace(chosen, vocab_size=vocab, seed_size=max(chosen.seed_size, 4 * vocab))

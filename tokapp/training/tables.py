@@ -61,3 +61,17 @@ def tracked_words(run: TrainRun, limit: int = TRACKED_WORDS) -> list[tuple[str, 
     if run.replay is None:
         return []
     return [(w, run.words[w]) for w in list(run.replay.history)[:limit]]
+
+
+def early_stop_note(run: TrainRun) -> str | None:
+    """Why a merge-based run learned fewer merges than its vocabulary size asked for, and what to change;
+    ``None`` when it reached the size (or never could: the size control warns about that itself)."""
+    reason = str(run.result.details.get("stop_reason", ""))
+    n, size = len(run.steps), run.tokenizer.vocab_size
+    if reason == "min_frequency" or reason.startswith("no pair seen"):
+        return (f"Stopped after {n} merges with {size} tokens, short of the {run.settings.vocab_size} asked for: no "
+                f"pair occurs {run.settings.min_frequency} times or more. Lower the minimum pair count to go on.")
+    if reason == "no pair left" and size < run.settings.vocab_size:
+        return (f"Stopped after {n} merges with {size} tokens, short of the {run.settings.vocab_size} asked for: "
+                "every corpus word is a single token now. A larger corpus has more to merge.")
+    return None

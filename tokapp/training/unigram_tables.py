@@ -27,7 +27,8 @@ def unigram_curve(run: TrainRun) -> tuple[list[int], list[float]]:
 def seed_fates(run: TrainRun) -> list[dict]:
     """Every seed piece the run reports, with what happened to it (kept, pruned or dropped by EM in round r).
 
-    Pieces the final EM dropped are not reported by the trainer; ``seed_size`` minus the rows says how many.
+    After the last round, the last EM run may drop pieces and the trainer cuts the lowest-scored ones to the size
+    asked for: both are listed (round = rounds + 1).
     """
     rows: dict[str, dict] = {}
     for r, s in enumerate(run.steps, 1):
@@ -35,6 +36,12 @@ def seed_fates(run: TrainRun) -> list[dict]:
             rows.setdefault(p, {"piece": p, "fate": f"dropped by EM (round {r})", "round": r, "loss delta": None})
         for p, delta in s.removed_losses:
             rows.setdefault(p, {"piece": p, "fate": f"pruned in round {r}", "round": r, "loss delta": delta})
+    details, last = run.result.details, len(run.steps) + 1
+    for p in details.get("final_dropped", ()):
+        rows.setdefault(p, {"piece": p, "fate": "dropped by the last EM run", "round": last, "loss delta": None})
+    for p in details.get("trimmed", ()):
+        rows.setdefault(p, {"piece": p, "fate": "cut to reach the vocabulary size", "round": last,
+                            "loss delta": None})
     model = run.tokenizer.model
     specials = {t.content for t in run.tokenizer.added_tokens}
     for piece, score in model.vocab:

@@ -211,4 +211,6 @@ def _open_midi(source, mido):
         return mido.MidiFile(str(Path(source)))
     except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError) as exc:
         where = "<bytes>" if isinstance(source, (bytes, bytearray)) else source
-        raise TokenizerFileError(where, f"not a readable MIDI file ({exc}).", fix="Pass a standard .mid file.") from None
+        # mido's EOFError has no message: say what it means rather than print "()"
+        reason = str(exc) or ("it ends in the middle of its data" if isinstance(exc, EOFError) else type(exc).__name__)
+        raise TokenizerFileError(where, f"not a readable MIDI file ({reason}).", fix="Pass a standard .mid file.") from None

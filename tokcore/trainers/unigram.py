@@ -112,7 +112,8 @@ def train_unigram(
     ``vocab_size`` counts every token (special tokens and the unknown token too). Strings are
     pre-tokenized with ``Metaspace`` unless a pre-tokenizer is given; a mapping's keys are words.
     ``details``: ``seed_size``, ``em_losses`` (every EM iteration), ``final_em_losses``,
-    ``final_loss``, ``desired_vocab_size``, ``alphabet``.
+    ``final_loss``, ``final_dropped`` (pieces the last EM run dropped), ``trimmed`` (pieces left after it but
+    cut, lowest score first, to reach ``vocab_size``), ``desired_vocab_size``, ``alphabet``.
     """
     from ..core.added_tokens import AddedToken
     from ..core.tokenizer import Tokenizer
@@ -228,10 +229,14 @@ def train_unigram(
 
     # 4. Finalize: every character first, then the best pieces; specials in front.
     final = {ch: score[i] for i, ch in enumerate(alphabet)}  # characters are the first seed pieces, never dropped
+    trimmed = []  # alive after the last EM run, but past the size asked for
     for i in sorted((i for i in range(unk) if alive[i]), key=lambda i: (-score[i], pieces[i])):
+        if pieces[i] in final:
+            continue
         if len(final) >= budget:
-            break
-        final.setdefault(pieces[i], score[i])
+            trimmed.append(pieces[i])
+        else:
+            final[pieces[i]] = score[i]
     vocab = [(t, 0.0) for t in specials] + sorted(final.items(), key=lambda kv: (-kv[1], kv[0]))
     unk_id = specials.index(unk_token) if unk_token is not None else None
     model = Unigram(vocab, unk_id=unk_id)
@@ -242,6 +247,8 @@ def train_unigram(
         "em_losses": all_losses,
         "final_em_losses": em_losses,
         "final_loss": em_losses[-1] if em_losses else 0.0,
+        "final_dropped": tuple(dropped),  # by the last EM run, after the last pruning round
+        "trimmed": tuple(trimmed),
         "desired_vocab_size": desired,
         "alphabet": alphabet,
         "word_count": data.total,
