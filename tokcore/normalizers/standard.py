@@ -292,6 +292,10 @@ class Replace(Normalizer):
             return NormalizedString(ns.original, text.replace(old, new), list(starts), list(ends))
         pieces, pos = [], 0
         for s, e in find_matches(self._rx, text):
+            if e - s == len(new) and text.startswith(new, s):
+                # Replaced by itself (CLIP's \s+ -> " " on a single space): the same text, and each
+                # character keeps its own alignment (rebuild's rule for same-length pieces).
+                continue
             if s > pos:
                 pieces.append((text[pos:s], pos, s))
             pieces.append((self.content, s, e))

@@ -29,7 +29,7 @@ from ..core.components import Piece, PreTokenizer, register
 from ..core.errors import ConfigurationError, TokenizerFileError
 from ..text.char_classes import NUMERIC_CLASSES, PUNCT_CLASSES, ClassMap, ascii_view
 from ..text.onig_classes import onig_known
-from ..text.onig_regex import regex_timed_out, user_regex_timeout
+from ..text.onig_regex import find_matches, regex_timed_out, user_regex_timeout
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 _BEHAVIOR_KEYS = {b.lower(): b for b in BEHAVIORS}
@@ -54,51 +54,24 @@ def behavior_name(behavior: str) -> str:
     raise ConfigurationError(f"unknown split behavior {behavior!r}; use one of {', '.join(BEHAVIORS)}")
 
 
-def regex_matches(rx: regex.Pattern, text: str, *, invert: bool = False, nonempty: bool = False) -> list[Match]:
+def regex_matches(rx: regex.Pattern, text: str, *, invert: bool = False) -> list[Match]:
     """Spans of ``text`` as ``(start, stop, is_match)``, covering it in order.
 
     ``regex_matches(regex.compile("-"), "a-b") == [(0, 1, False), (1, 2, True), (2, 3, False)]``.
     Empty matches follow Rust's match iterators (which HF uses), not Python's: an empty match right
-    where the previous match ended is skipped and the search resumes one character further.
-    ``nonempty=True`` promises the pattern never matches empty, allowing the faster ``finditer``.
+    where the previous match ended is skipped and the search resumes one character further
+    (``find_matches``, time-bound: patterns come from files).
     """
     out: list[Match] = []
     prev = 0
-    limit = user_regex_timeout(len(text))  # patterns come from files: time-bound
-    try:
-        found = [m.span() for m in rx.finditer(text, timeout=limit)]
-        if not nonempty and any(s == e for s, e in found):
-            # Without an empty match Python's iterator makes Rust's searches; with one, Rust's loop decides.
-            found = list(_find_iter(rx, text, limit))
-        for start, stop in found:
-            if prev != start:
-                out.append((prev, start, invert))
-            out.append((start, stop, not invert))
-            prev = stop
-    except TimeoutError:
-        raise regex_timed_out(rx, len(text)) from None
+    for start, stop in find_matches(rx, text):
+        if prev != start:
+            out.append((prev, start, invert))
+        out.append((start, stop, not invert))
+        prev = stop
     if prev != len(text):
         out.append((prev, len(text), invert))
     return out
-
-
-def _find_iter(rx: regex.Pattern, text: str, limit: float):
-    # Rust's loop: search from ``pos``; an empty match found while ``pos`` is the previous match's
-    # end is refused and the search moves one character on.
-    n = len(text)
-    pos = 0
-    last_match_end = -1
-    search = rx.search
-    while pos <= n:
-        m = search(text, pos, timeout=limit)
-        if m is None:
-            return
-        start, stop = m.span()
-        if start == stop and pos == last_match_end:
-            pos += 1
-            continue
-        pos = last_match_end = stop
-        yield start, stop
 
 
 def spans_for_behavior(matches: Iterable[Match], behavior: str) -> list[tuple[int, int]]:
@@ -143,13 +116,12 @@ def regex_spans(
     behavior: str,
     *,
     invert: bool = False,
-    nonempty: bool = False,
     classes: ClassMap | None = None,
 ) -> list[tuple[int, int]]:
     """The non-empty spans ``behavior`` keeps where ``rx`` matches ``text`` (with ``classes``, on its
     ``ascii_view``, same positions). ``regex_spans("a-b", regex.compile("-"), "Removed") == [(0, 1), (2, 3)]``."""
     view = text if classes is None else ascii_view(text, classes)
-    return [(s, e) for s, e in spans_for_behavior(regex_matches(rx, view, invert=invert, nonempty=nonempty), behavior)
+    return [(s, e) for s, e in spans_for_behavior(regex_matches(rx, view, invert=invert), behavior)
             if e > s]
 
 

@@ -104,18 +104,28 @@ def regex_timed_out(rx: "regex.Pattern[str]", n_chars: int) -> ConfigurationErro
         "characters: it backtracks catastrophically (nested quantifiers such as (a+)+); simplify the pattern")
 
 
-def find_matches(rx: "regex.Pattern[str]", text: str) -> Iterator[tuple[int, int]]:
-    """Match spans, Oniguruma style. ``list(find_matches(compile_onig("a*"), "baac")) == [(0, 0), (1, 3), (4, 4)]``.
+def find_matches(rx: "regex.Pattern[str]", text: str) -> list[tuple[int, int]]:
+    """Match spans, Oniguruma style. ``find_matches(compile_onig("a*"), "baac") == [(0, 0), (1, 3), (4, 4)]``.
 
-    Patterns come from files: each search is time-bound (``user_regex_timeout``).
+    Patterns come from files: each search is time-bound (``user_regex_timeout``). Python's own
+    iterator makes the same searches unless it finds an empty match, so it runs first and
+    Oniguruma's loop only when one shows up.
     """
-    pos, last_end, n = 0, -1, len(text)
+    n = len(text)
     limit = user_regex_timeout(n)
+    try:
+        found = [m.span() for m in rx.finditer(text, timeout=limit)]
+        if not any(s == e for s, e in found):
+            return found
+        return list(_onig_loop(rx, text, limit))
+    except TimeoutError:
+        raise regex_timed_out(rx, n) from None
+
+
+def _onig_loop(rx, text: str, limit: float) -> Iterator[tuple[int, int]]:
+    pos, last_end, n = 0, -1, len(text)
     while pos <= n:
-        try:
-            m = rx.search(text, pos, timeout=limit)
-        except TimeoutError:
-            raise regex_timed_out(rx, n) from None
+        m = rx.search(text, pos, timeout=limit)
         if m is None:
             return
         s, e = m.span()
