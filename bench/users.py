@@ -13,6 +13,7 @@ Left out: pairs, truncation and padding (the encode rows of ``run.py`` and the t
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from contextlib import contextmanager
@@ -27,6 +28,26 @@ HF_FAMILIES = (
     ("Llama-style byte-fallback BPE", "reference/hf/trained/llama_style_bpe.json"),
     ("RoBERTa byte-level", "reference/hf/trained/roberta_bytelevel.json"),
     ("BERT cased WordPiece", "reference/hf/trained/bert_cased_wordpiece.json"),
+)
+# Pre-tokenizers of other real model families, set on a shared vocabulary (the bench writes each
+# file into a temporary folder): (label, base file, the pre-tokenizer as the family's files write it).
+_BYTES = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
+PIPELINE_FAMILIES = (
+    ("T5 pipeline (WhitespaceSplit+Metaspace)", "reference/hf/trained/t5_style_unigram.json",
+     {"type": "Sequence", "pretokenizers": [
+         {"type": "WhitespaceSplit"},
+         {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True}]}),
+    ("StarCoder-style (Digits+ByteLevel)", "reference/hf/gpt2/tokenizer.json",
+     {"type": "Sequence", "pretokenizers": [{"type": "Digits", "individual_digits": True}, _BYTES]}),
+    ("Falcon-style (Punct+ByteLevel+Digits)", "reference/hf/gpt2/tokenizer.json",
+     {"type": "Sequence", "pretokenizers": [
+         {"type": "Punctuation", "behavior": "Contiguous"}, _BYTES, {"type": "Digits", "individual_digits": False},
+         {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"}, "behavior": "Isolated", "invert": False}]}),
+    ("CLIP-style (Split+ByteLevel)", "reference/hf/gpt2/tokenizer.json",
+     {"type": "Sequence", "pretokenizers": [
+         {"type": "Split", "pattern": {"Regex": r"'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"},
+          "behavior": "Removed", "invert": True},
+         dict(_BYTES, use_regex=False)]}),
 )
 SP_FAMILIES = (
     ("sentencepiece Unigram .model", "reference/sentencepiece/botchan_en_unigram_1000.model"),
@@ -70,7 +91,6 @@ def _fresh(make, n: int):
 
 
 def user_rows(args, table: Table) -> None:
-    import sentencepiece
     import tokenizers
 
     import tokcore
@@ -78,12 +98,10 @@ def user_rows(args, table: Table) -> None:
     D = data_dir()
     warm = [ln for ln in english_text(args.kb * 1000).split("\n") if ln]
     cold = cold_lines(quick=args.quick)
-    warm_kb = sum(len(x.encode("utf-8")) for x in warm) / 1000
-    cold_kb = sum(len(x.encode("utf-8")) for x in cold) / 1000
-    table.note(f"users: warm = {len(warm)} lines ({warm_kb:.0f} KB) encoded again by the same object; "
-               f"cold = {len(cold)} lines ({cold_kb:.0f} KB, botchan + 3 lines of every UDHR language) "
+    kb = (sum(len(x.encode("utf-8")) for x in warm) / 1000, sum(len(x.encode("utf-8")) for x in cold) / 1000)
+    table.note(f"users: warm = {len(warm)} lines ({kb[0]:.0f} KB) encoded again by the same object; "
+               f"cold = {len(cold)} lines ({kb[1]:.0f} KB, botchan + 3 lines of every UDHR language) "
                "by a freshly loaded object; every result read (ids, tokens, offsets in the input)")
-    runs = args.repeat + 1  # the warm-up takes one fresh object too
 
     def ours_of(path):
         tok = tokcore.load(path)
@@ -96,25 +114,49 @@ def user_rows(args, table: Table) -> None:
         tok.no_padding()
         return tok
 
-    for label, rel in HF_FAMILIES:
-        path = D / rel
-        ours, hf = ours_of(path), hf_of(path)
-        t_ours, t_hf = time_best(lambda: [_read_ours(ours.encode_result(x, return_offsets=True)) for x in warm],
-                                 lambda: [_read_hf(hf.encode(x)) for x in warm], repeat=args.repeat)
-        table.row("warm, read", label, warm_kb / t_ours, "HF encode+read", warm_kb / t_hf, 1.0)
-        next_ours, next_hf = _fresh(lambda: ours_of(path), runs), _fresh(lambda: hf_of(path), runs)
+    with tempfile.TemporaryDirectory(prefix="tokcore-bench-") as tmp:
+        families = [(label, D / rel) for label, rel in HF_FAMILIES]
+        for k, (label, rel, pre) in enumerate(PIPELINE_FAMILIES):
+            data = json.loads((D / rel).read_text(encoding="utf-8"))
+            data["pre_tokenizer"] = pre
+            path = Path(tmp) / f"pipeline{k}.json"
+            path.write_text(json.dumps(data), encoding="utf-8")
+            families.append((label, path))
+        for label, path in families:
+            _hf_family_rows(args, table, label, (ours_of, hf_of, path), warm, cold, kb)
+    _sp_rows(args, table, warm, cold, kb)
 
-        def cold_ours():
-            tok = next_ours()
-            return [_read_ours(tok.encode_result(x, return_offsets=True)) for x in cold]
 
-        def cold_hf():
-            tok = next_hf()
-            return [_read_hf(tok.encode(x)) for x in cold]
+def _hf_family_rows(args, table: Table, label: str, made, warm, cold, kb) -> None:
+    """The warm and cold rows of one tokenizer.json against HF (``made``: the two loaders and the file)."""
+    ours_of, hf_of, path = made
+    ours, hf = ours_of(path), hf_of(path)
+    t_ours, t_hf = time_best(lambda: [_read_ours(ours.encode_result(x, return_offsets=True)) for x in warm],
+                             lambda: [_read_hf(hf.encode(x)) for x in warm], repeat=args.repeat)
+    table.row("warm, read", label, kb[0] / t_ours, "HF encode+read", kb[0] / t_hf, 1.0)
+    runs = args.repeat + 1  # the warm-up takes one fresh object too
+    next_ours, next_hf = _fresh(lambda: ours_of(path), runs), _fresh(lambda: hf_of(path), runs)
 
-        t_ours, t_hf = time_best(cold_ours, cold_hf, repeat=args.repeat)
-        table.row("cold, read", label, cold_kb / t_ours, "HF encode+read", cold_kb / t_hf, 1.0)
+    def cold_ours():
+        tok = next_ours()
+        return [_read_ours(tok.encode_result(x, return_offsets=True)) for x in cold]
 
+    def cold_hf():
+        tok = next_hf()
+        return [_read_hf(tok.encode(x)) for x in cold]
+
+    t_ours, t_hf = time_best(cold_ours, cold_hf, repeat=args.repeat)
+    table.row("cold, read", label, kb[1] / t_ours, "HF encode+read", kb[1] / t_hf, 1.0)
+
+
+def _sp_rows(args, table: Table, warm, cold, kb) -> None:
+    import sentencepiece
+
+    import tokcore
+
+    D = data_dir()
+    warm_kb, cold_kb = kb
+    runs = args.repeat + 1
     for label, rel in SP_FAMILIES:
         path = D / rel
         ours = tokcore.load(path)

@@ -40,7 +40,10 @@ def test_the_quick_benchmark_prints_every_row_against_every_peer():
                        ("load", "botchan_en_unigram_1000.model"),
                        ("warm, read", "Llama-style byte-fallback BPE"),
                        ("cold, read", "Llama-style byte-fallback BPE"),
-                       ("cold, read", "sentencepiece BPE .model")]:
+                       ("cold, read", "sentencepiece BPE .model"),
+                       ("warm, read", "T5 pipeline (WhitespaceSplit+Metaspace)"),
+                       ("cold, read", "StarCoder-style (Digits+ByteLevel)"),
+                       ("cold, read", "CLIP-style (Split+ByteLevel)")]:
         assert (what, case) in cases, (what, case, text)
     prefixes = {what for what, _ in cases}
     assert {"batch, 2 processes", "train", "peak RSS"} <= prefixes, text
