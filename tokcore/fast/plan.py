@@ -22,6 +22,8 @@ from itertools import accumulate
 from operator import sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
+from ..text.byte_level import _TO_CHARS as BYTE_CHARS
+from ..text.byte_level import bytes_to_chars
 from .entries import (
     WORD_CACHE_CAPACITY,
     _lean,
@@ -57,7 +59,7 @@ class WordPlan:
     """
 
     __slots__ = ("cache", "columns", "cut", "first", "joins", "lean", "needs_prefix", "one_word", "origin_matters", "pieces",
-                 "prefix", "by_word", "piece_bytes", "quick", "replacement", "separators", "split", "tokenize", "words")
+                 "prefix", "by_word", "piece_bytes", "quick", "replacement", "separators", "split", "tokenize", "whole", "words")
 
     def __init__(self, words, pieces, tokenize, *, prefix=None, needs_prefix=None, origin_matters=False, cut=None,
                  replacement=None, one_word=False):
@@ -92,6 +94,9 @@ class WordPlan:
         self.columns = None
         # BertPreTokenizer: a word of several pieces is its pieces' entries in turn (_joined_entry).
         self.joins = False
+        # word -> whether the stages after the one lean or quick entries stand for leave it whole
+        # (None: nothing comes after); a word they cut takes the general path.
+        self.whole = None
 
 
 def _deterministic(model) -> bool:
@@ -251,9 +256,26 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
         return out
 
     plan = WordPlan(words, pieces, tok, origin_matters=origin_matters)
-    if len(rest) == 1 and rest[0] is not byte_level and type(rest[0]) is pt.ByteLevel:
-        return _lean(plan, model, True)  # a word is one piece: its UTF-8 bytes as characters
+    bytes_first = rest and rest[0] is not byte_level and type(rest[0]) is pt.ByteLevel
+    if bytes_first and all(isinstance(s, CutOnly) for s in rest[1:]):
+        # A word is one piece, its UTF-8 bytes as characters, unless a later stage cuts it (Falcon's
+        # Digits on " 123"): lean entries, with that check first when there are later stages.
+        plan = _lean(plan, model, True)
+        if plan.lean is not None and len(rest) > 1:
+            plan.whole = _kept_whole([s.char_spans for s in rest[1:]])
     return plan
+
+
+def _kept_whole(char_spans_of):
+    """``word -> bool``: each finder in ``char_spans_of`` keeps the word's byte characters in one piece.
+    ``_kept_whole([lambda t: [(0, len(t))]])("a b") is True``."""
+
+    def whole(word: str) -> bool:
+        text = word.translate(BYTE_CHARS) if word.isascii() else bytes_to_chars(word.encode("utf-8", "surrogatepass"))
+        one = [(0, len(text))]
+        return all(spans(text) == one for spans in char_spans_of)
+
+    return whole
 
 
 def _chunk_words(char_spans, inner=None, ascii_inner=None):
@@ -344,7 +366,7 @@ def _entry(plan: WordPlan, word: str, first: bool, origin: int) -> tuple:
         out = None
         if plan.joins and not first and not word.isalnum():  # alphanumeric: one piece
             out = _joined_entry(plan, word)
-        if out is None:
+        if out is None and (plan.whole is None or plan.whole(word)):
             out = _lean_entry(plan, word, first) if plan.lean is not None else _quick_entry(plan, word, first)
         if out is not None:
             if len(word) < _MAX_CACHED_CHARS and len(cache) < WORD_CACHE_CAPACITY:
