@@ -61,6 +61,7 @@ CASES = {
     "starcoder_prefix_space": (GPT2, _seq({"type": "Digits", "individual_digits": True}, _bl(prefix=True))),
     "clip": (GPT2, _seq(_split(_CLIP_PATTERN, "Removed", invert=True), _bl(use_regex=False))),
     "gemma": (LLAMA, _split(" ", "MergedWithPrevious", key="String")),
+    "split_alone_cutting": (LLAMA, _split(" ", "MergedWithPrevious", key="String")),  # no normalizer: it cuts
     "merged_with_next": (GPT2, _seq(_split(" ", "MergedWithNext", key="String"), _bl(use_regex=False))),
     "bert_then_digits": (MINILM, _seq({"type": "BertPreTokenizer"}, {"type": "Digits", "individual_digits": True})),
     "punctuation_then_metaspace_first": (T5, _seq({"type": "Punctuation", "behavior": "Isolated"}, _meta("first"))),
@@ -70,8 +71,8 @@ CASES = {
 }
 
 
-# CLIP's normalizer: spaces of any run length become one, then lowercase.
-NORMALIZERS = {"clip": {"type": "Sequence", "normalizers": [
+# CLIP's normalizer: spaces of any run length become one, then lowercase. None: no normalizer.
+NORMALIZERS = {"split_alone_cutting": None, "clip": {"type": "Sequence", "normalizers": [
     {"type": "NFC"}, {"type": "Replace", "pattern": {"Regex": r"\s+"}, "content": " "}, {"type": "Lowercase"}]}}
 
 
@@ -161,3 +162,19 @@ def test_a_first_stage_that_rewrites_or_a_subclass_keeps_the_reference_path(file
 
     tok.pre_tokenizer = pt.Sequence([MyDigits(individual_digits=True), pt.ByteLevel(add_prefix_space=False)])
     assert word_plan(tok) is None  # a subclass may act on more than the piece it is given
+
+
+def test_gemma_lines_are_cut_where_no_merge_spans(files):
+    """Gemma's Split on " " finds nothing once its normalizer wrote spaces as "▁": the line is one
+    word, cut for the cache where no merge can span (as a pipeline without a pre-tokenizer), and
+    its offsets map back from the tokens' lengths."""
+    from tokcore.fast.lane import lane_for
+
+    tok = tokcore.load(files["gemma"])
+    plan = word_plan(tok)
+    view = tok.tokenization_view("Hello world, hello again")
+    words, _ = plan.words(view)
+    assert plan.one_word and len(words) > 1 and "".join(words) == view
+    assert lane_for(tok).raw_lengths is not None
+    cutting = tokcore.load(files["split_alone_cutting"])  # without the normalizer the Split cuts
+    assert word_plan(cutting).words("Hello world") is None  # the reference path takes it

@@ -73,9 +73,9 @@ class Lane:
         if self.deferred_view is not None:
             self.deferred = copy.deepcopy(tok.normalizer)
         # Token id -> raw length when the tokens' texts are the view end to end: no pre-tokenizer
-        # to insert text, and a model whose tokens are their own text (_covering_tokens).
+        # to insert or drop text, and a model whose tokens are their own text (_covering_tokens).
         self.raw_lengths = None
-        if hasattr(self.deferred_view, "raw_lengths") and tok.pre_tokenizer is None:
+        if hasattr(self.deferred_view, "raw_lengths") and _keeps_the_text(tok.pre_tokenizer):
             found = _covering_tokens(tok.model)
             if found is not None:
                 self.raw_lengths = self.deferred_view.raw_lengths(*found)
@@ -402,6 +402,14 @@ def _build(tok) -> Lane | None:
     if type(processor) in (pp.ByteLevel, pp.RobertaProcessing) and processor.trim_offsets:
         trim = processor.add_prefix_space
     return Lane(tok, plan, parts, trim)
+
+
+def _keeps_the_text(pre) -> bool:
+    """Whether the pre-tokenizer's pieces are the text end to end: none, or one that only cuts and
+    drops nothing (Gemma's Split on " ", MergedWithPrevious). ``_keeps_the_text(None) is True``."""
+    from ..pre_tokenizers.split import Digits, Punctuation, Split
+
+    return pre is None or (type(pre) in (Split, Punctuation, Digits) and pre.behavior != "Removed")
 
 
 def _covering_tokens(model) -> tuple | None:

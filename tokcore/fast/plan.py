@@ -18,12 +18,9 @@ Left out: the word loops that use a plan (``tokcore.fast.encode``), the word fin
 from __future__ import annotations
 
 import re
-from itertools import accumulate
 from operator import sub
 
 from ..core.components import Piece, byte_fallback_span, piece_from_text
-from ..text.byte_level import _TO_CHARS as BYTE_CHARS
-from ..text.byte_level import bytes_to_chars
 from .entries import (
     WORD_CACHE_CAPACITY,
     _lean,
@@ -37,9 +34,12 @@ from .words import (
     _NON_SPACE_RUNS,
     GPT2_ASCII,
     _bytelevel_words,
+    _chunk_words,
     _gpt2_cut,
     _isolated_words,
+    _kept_whole,
     _merge_cut_words,
+    _uncut,
     _whole,
     ascii_twin,
 )
@@ -241,6 +241,16 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
             _piece_bytes(plan, model)
         return plan
     char_spans, rest = stages[0].char_spans, stages[1:]
+    cuts = None if rest else _cuts_for(model)
+    if cuts is not None:
+        # Gemma's Split on " " after its normalizer wrote every space as "▁": the stage cuts
+        # nothing, the line is one word and its BPE runs on the whole line, as with no
+        # pre-tokenizer. A text the stage does cut takes the reference path.
+        plan = _lean(WordPlan(_uncut(char_spans, cuts), lambda p: [p], tok, one_word=True), model, False)
+        if plan.lean is None:
+            plan.quick = _verbatim
+            _piece_bytes(plan, model)
+        return plan
     words = _chunk_words(char_spans)
     byte_level = rest[0] if rest and type(rest[0]) is pt.ByteLevel else None
     if byte_level is not None and byte_level.use_regex and not byte_level.add_prefix_space:
@@ -264,45 +274,6 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
         if plan.lean is not None and len(rest) > 1:
             plan.whole = _kept_whole([s.char_spans for s in rest[1:]])
     return plan
-
-
-def _kept_whole(char_spans_of):
-    """``word -> bool``: each finder in ``char_spans_of`` keeps the word's byte characters in one piece.
-    ``_kept_whole([lambda t: [(0, len(t))]])("a b") is True``."""
-
-    def whole(word: str) -> bool:
-        text = word.translate(BYTE_CHARS) if word.isascii() else bytes_to_chars(word.encode("utf-8", "surrogatepass"))
-        one = [(0, len(text))]
-        return all(spans(text) == one for spans in char_spans_of)
-
-    return whole
-
-
-def _chunk_words(char_spans, inner=None, ascii_inner=None):
-    """A word finder: the chunks ``char_spans`` finds, each cut again by the finder ``inner`` if
-    given (whose words cover what it is given), or on ASCII text by ``ascii_inner(text, start, stop)``
-    (a ``findall`` that needs no slice).
-    ``_chunk_words(lambda t: [(0, 2), (3, 5)])("ab cd") == (["ab", "cd"], [0, 3])``."""
-
-    def words(text):
-        found = char_spans(text)
-        if inner is None:
-            return list(map(text.__getitem__, map(slice, *zip(*found)))) if found else [], [s for s, _ in found]
-        out: list = []
-        if ascii_inner is not None and text.isascii():
-            for s, e in found:
-                out += ascii_inner(text, s, e)
-        else:
-            for s, e in found:
-                out += inner(text[s:e])[0]
-        if sum(map(len, out)) == len(text):  # the chunks cover the text: so do their words
-            return out, None
-        starts: list = []
-        for s, e in found:
-            starts += accumulate(map(len, inner(text[s:e])[0][:-1]), initial=s)
-        return out, starts
-
-    return words
 
 
 def _bert_pieces(punct_classes, ascii_punct):

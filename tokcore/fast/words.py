@@ -5,7 +5,8 @@ and their 0-based character starts, ``starts`` ``None`` when the words cover the
 ``None`` altogether when the finder cannot be sure (the slow path then runs). Also here:
 GPT-2's pattern for ASCII text in the standard library's ``re``, the places where a long text
 can be cut between GPT-2 words (``tokcore.fast_encode.document_entries``), and the places no merge
-can span in a text BPE sees whole (``_merge_cut_words``). ``tests/engine/test_fast_paths.py``,
+can span in a text BPE sees whole (``_merge_cut_words``), and the finders of pipelines whose first
+stage only cuts (``_chunk_words``, ``_uncut``, with ``_kept_whole``'s check of the later stages). ``tests/engine/test_fast_paths.py``,
 ``tests/engine/test_fast_lane.py`` and ``tests/engine/test_bpe_lean.py`` pin each to its reference.
 
 Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers without a finder.
@@ -18,6 +19,8 @@ from collections import Counter
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, call, is_, not_
 
+from ..text.byte_level import _TO_CHARS as BYTE_CHARS
+from ..text.byte_level import bytes_to_chars
 from ..text.onig_regex import regex_timed_out, user_regex_timeout
 
 
@@ -92,6 +95,59 @@ def _isolated_words(rx, view_of=None, ascii_rx=None):
             raise regex_timed_out(rx, len(text)) from None
 
     return words
+
+
+def _chunk_words(char_spans, inner=None, ascii_inner=None):
+    """A word finder: the chunks ``char_spans`` finds, each cut again by the finder ``inner`` if
+    given (whose words cover what it is given), or on ASCII text by ``ascii_inner(text, start, stop)``
+    (a ``findall`` that needs no slice).
+    ``_chunk_words(lambda t: [(0, 2), (3, 5)])("ab cd") == (["ab", "cd"], [0, 3])``."""
+
+    def words(text):
+        found = char_spans(text)
+        if inner is None:
+            return list(map(text.__getitem__, map(slice, *zip(*found)))) if found else [], [s for s, _ in found]
+        out: list = []
+        if ascii_inner is not None and text.isascii():
+            for s, e in found:
+                out += ascii_inner(text, s, e)
+        else:
+            for s, e in found:
+                out += inner(text[s:e])[0]
+        if sum(map(len, out)) == len(text):  # the chunks cover the text: so do their words
+            return out, None
+        starts: list = []
+        for s, e in found:
+            starts += accumulate(map(len, inner(text[s:e])[0][:-1]), initial=s)
+        return out, starts
+
+    return words
+
+
+def _uncut(char_spans, cuts):
+    """A word finder for a one-stage pipeline over a text that stage leaves whole: the merge-cut
+    finder's words, or ``None`` (the reference path) when the stage cuts the text.
+    ``_uncut(lambda t: [(0, len(t))], lambda t: ((t,), None))("ab") == (("ab",), None)``."""
+
+    def words(text):
+        found = char_spans(text)
+        if len(found) == 1 and found[0] == (0, len(text)):
+            return cuts(text)
+        return None if found or text else ([], None)
+
+    return words
+
+
+def _kept_whole(char_spans_of):
+    """``word -> bool``: each finder in ``char_spans_of`` keeps the word's byte characters in one piece.
+    ``_kept_whole([lambda t: [(0, len(t))]])("a b") is True``."""
+
+    def whole(word: str) -> bool:
+        text = word.translate(BYTE_CHARS) if word.isascii() else bytes_to_chars(word.encode("utf-8", "surrogatepass"))
+        one = [(0, len(text))]
+        return all(spans(text) == one for spans in char_spans_of)
+
+    return whole
 
 
 def _bytelevel_words():
