@@ -43,6 +43,8 @@ PIPELINE_FAMILIES = (
      {"type": "Sequence", "pretokenizers": [
          {"type": "Punctuation", "behavior": "Contiguous"}, _BYTES, {"type": "Digits", "individual_digits": False},
          {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"}, "behavior": "Isolated", "invert": False}]}),
+    ("Gemma-style (Split on ' ' after ▁)", "reference/hf/trained/llama_style_bpe.json",
+     {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious", "invert": False}),
     ("CLIP-style (Split+ByteLevel)", "reference/hf/gpt2/tokenizer.json",
      {"type": "Sequence", "pretokenizers": [
          {"type": "Split", "pattern": {"Regex": r"'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"},
