@@ -3,8 +3,8 @@
 - ``Punctuation`` and ``Digits`` find their pieces with one ``re`` pattern per behavior on the
   ASCII class view (``split._covering``); ``regex_spans`` on the one-character pattern, match by
   match through ``spans_for_behavior``, is the reference.
-- ``regex_matches`` (``find_matches``) takes Python's ``finditer`` unless it finds an empty match;
-  Rust's search loop, written out below, is the reference, empty matches included.
+- ``find_matches`` (under ``regex_matches`` and Replace) takes Python's ``finditer`` unless it finds
+  an empty match; Rust's search loop, written out below, is the reference, empty matches included.
 """
 
 from __future__ import annotations
@@ -14,13 +14,8 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokcore.pre_tokenizers.split import (
-    BEHAVIORS,
-    Digits,
-    Punctuation,
-    regex_matches,
-    regex_spans,
-)
+from tokcore.pre_tokenizers.split import BEHAVIORS, Digits, Punctuation, regex_spans
+from tokcore.text.onig_regex import find_matches
 
 PIECES = ["a", "Z", " ", "  ", "-", "--", "!", ".", "'", "1", "23", "٣", "中", "é", "\u3000", "«", "»", "\n", "¿", "😀",
           "_", "$", "\u0301", "x9y"]
@@ -57,25 +52,12 @@ def _rust_search_loop(rx, text):
         pos = last_end = stop
 
 
-def _rust_reference(rx, text, invert=False):
-    out, prev = [], 0
-    for start, stop in _rust_search_loop(rx, text):
-        if prev != start:
-            out.append((prev, start, invert))
-        out.append((start, stop, not invert))
-        prev = stop
-    if prev != len(text):
-        out.append((prev, len(text), invert))
-    return out
-
-
 PATTERNS = ["a*", "", r"\b", "x?", "-", " ", "(?=a)", "a|", r"\s+", r"\p{L}+|\p{N}", "(?<=a)", "ab|a", r"[^\s]*"]
 
 
 @pytest.mark.parametrize("pattern", PATTERNS)
 @settings(max_examples=100, deadline=None)
-@given(text=st.lists(st.sampled_from(["a", "b", "x", " ", "-", "1", "ab", "é"]), max_size=14).map("".join),
-       invert=st.booleans())
-def test_regex_matches_follow_rusts_search_loop(pattern, text, invert):
+@given(text=st.lists(st.sampled_from(["a", "b", "x", " ", "-", "1", "ab", "é"]), max_size=14).map("".join))
+def test_find_matches_follow_rusts_search_loop(pattern, text):
     rx = regex.compile(pattern)
-    assert regex_matches(rx, text, invert=invert) == _rust_reference(rx, text, invert)
+    assert find_matches(rx, text) == list(_rust_search_loop(rx, text))
