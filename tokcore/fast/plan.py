@@ -163,11 +163,7 @@ def _build_plan(pre, model) -> WordPlan | None:
     t = type(pre)
     if pre is None:
         cuts = _cuts_for(model)
-        plan = _lean(WordPlan(cuts or _whole, lambda p: [p], tok, one_word=cuts is not None), model, False)
-        if plan.lean is None:
-            plan.quick = _verbatim
-            _piece_bytes(plan, model)
-        return plan
+        return _line_plan(cuts or _whole, model, tok, one_word=cuts is not None)
     if t is pt.ByteLevel:
         plain = pt.ByteLevel(add_prefix_space=False, trim_offsets=pre.trim_offsets, use_regex=False).pre_tokenize
         words = _bytelevel_words() if pre.use_regex else _whole
@@ -214,6 +210,16 @@ def _build_plan(pre, model) -> WordPlan | None:
     return _cut_first_plan(pre, model, tok)
 
 
+def _line_plan(words, model, tok, *, one_word: bool) -> WordPlan:
+    """The plan of a pipeline whose model sees the whole line as one piece (no pre-tokenizer, or
+    one that cuts nothing): lean BPE entries, else the model's own text of each word."""
+    plan = _lean(WordPlan(words, lambda p: [p], tok, one_word=one_word), model, False)
+    if plan.lean is None:
+        plan.quick = _verbatim
+        _piece_bytes(plan, model)
+    return plan
+
+
 def _cut_first_plan(pre, model, tok) -> WordPlan | None:
     """A plan for any other pre-tokenizer, or ``Sequence`` of them, whose first stage only cuts the
     text (``CutOnly``: Digits, Punctuation, Split, ...) and whose every stage acts on each piece
@@ -246,11 +252,7 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
         # Gemma's Split on " " after its normalizer wrote every space as "▁": the stage cuts
         # nothing, the line is one word and its BPE runs on the whole line, as with no
         # pre-tokenizer. A text the stage does cut takes the reference path.
-        plan = _lean(WordPlan(_uncut(char_spans, cuts), lambda p: [p], tok, one_word=True), model, False)
-        if plan.lean is None:
-            plan.quick = _verbatim
-            _piece_bytes(plan, model)
-        return plan
+        return _line_plan(_uncut(char_spans, cuts), model, tok, one_word=True)
     words = _chunk_words(char_spans)
     byte_level = rest[0] if rest and type(rest[0]) is pt.ByteLevel else None
     if byte_level is not None and byte_level.use_regex and not byte_level.add_prefix_space:

@@ -6,8 +6,9 @@ and their 0-based character starts, ``starts`` ``None`` when the words cover the
 GPT-2's pattern for ASCII text in the standard library's ``re``, the places where a long text
 can be cut between GPT-2 words (``tokcore.fast_encode.document_entries``), and the places no merge
 can span in a text BPE sees whole (``_merge_cut_words``), and the finders of pipelines whose first
-stage only cuts (``_chunk_words``, ``_uncut``, with ``_kept_whole``'s check of the later stages). ``tests/engine/test_fast_paths.py``,
-``tests/engine/test_fast_lane.py`` and ``tests/engine/test_bpe_lean.py`` pin each to its reference.
+stage only cuts (``_chunk_words``, ``_uncut``, with ``_kept_whole``'s check of the later stages).
+``tests/engine/test_fast_paths.py``, ``tests/engine/test_fast_lane.py``, ``tests/engine/test_bpe_lean.py``
+and ``tests/parity/test_parity_real_pre_tokenizers.py`` pin each to its reference.
 
 Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers without a finder.
 """
@@ -107,18 +108,16 @@ def _chunk_words(char_spans, inner=None, ascii_inner=None):
         found = char_spans(text)
         if inner is None:
             return list(map(text.__getitem__, map(slice, *zip(*found)))) if found else [], [s for s, _ in found]
-        out: list = []
         if ascii_inner is not None and text.isascii():
-            for s, e in found:
-                out += ascii_inner(text, s, e)
+            parts = [ascii_inner(text, s, e) for s, e in found]
         else:
-            for s, e in found:
-                out += inner(text[s:e])[0]
+            parts = [inner(text[s:e])[0] for s, e in found]
+        out = list(chain.from_iterable(parts))
         if sum(map(len, out)) == len(text):  # the chunks cover the text: so do their words
             return out, None
         starts: list = []
-        for s, e in found:
-            starts += accumulate(map(len, inner(text[s:e])[0][:-1]), initial=s)
+        for (s, _), got in zip(found, parts):
+            starts += accumulate(map(len, got[:-1]), initial=s)
         return out, starts
 
     return words
