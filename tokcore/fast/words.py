@@ -22,7 +22,7 @@ from operator import add, call, is_, not_
 
 from ..text.byte_level import _TO_CHARS as BYTE_CHARS
 from ..text.byte_level import bytes_to_chars
-from ..text.onig_regex import regex_timed_out, user_regex_timeout
+from ..text.onig_regex import regex_timed_out, search_timeout
 
 
 def _whole(text):
@@ -70,7 +70,7 @@ def _isolated_words(rx, view_of=None, ascii_rx=None):
 
     def words(text):
         is_ascii = text.isascii()
-        limit = user_regex_timeout(len(text))  # a Split pattern comes from a file: time-bound
+        limit = search_timeout(rx, len(text))  # a Split pattern comes from a file: time-bound
         try:
             if not is_ascii and ascii_rx is not None and plain and len(text) >= _SPARSE_MIN:
                 found = _sparse_non_ascii_words(text, view_of, findall, ascii_findall, limit)

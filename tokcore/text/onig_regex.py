@@ -16,12 +16,17 @@ callers turn into a configuration error).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+from itertools import starmap
+from operator import ne
 from typing import Iterator
 
 import regex
 
 from ..core.errors import ConfigurationError
+from .ascii_twin import ascii_twin
+from .regex_cost import backtrack_degree
 
 _ESCAPES = {
     "h": ("[0-9a-fA-F]", "0-9a-fA-F"),
@@ -97,6 +102,27 @@ def user_regex_timeout(n_chars: int) -> float:
     return 2.0 + n_chars * 2e-5
 
 
+# Flags under which a pattern does not mean what ``regex_cost`` parses (verbose syntax, full case
+# folding, POSIX leftmost-longest, V1 sets, fuzzy matching): such patterns always run timed.
+_ODD_FLAGS = regex.VERBOSE | regex.FULLCASE | regex.POSIX | regex.VERSION1 | regex.BESTMATCH | regex.ENHANCEMATCH
+# Backtracking steps the ``regex`` module takes in well under a second (5-10e7 a second seen on a
+# busy 2-core machine), far below what the timeout allows.
+_STEP_BUDGET = 2e7
+
+
+def search_timeout(rx: "regex.Pattern[str]", n_chars: int) -> float | None:
+    """The timeout for finding ``rx``'s matches in ``n_chars`` characters: ``None`` when the pattern's
+    worst case is proven small (``regex_cost``), since a timeout costs ``regex`` a clock read per
+    match attempt. ``search_timeout(regex.compile("[a-z]+"), 10**6) is None``;
+    ``search_timeout(regex.compile("(a+)+b"), 10) == 2.0002``."""
+    bound = backtrack_degree(rx.pattern, bool(rx.flags & _ODD_FLAGS))
+    if bound is not None:
+        coef, degree = bound
+        if degree == 0 or float(n_chars + 1) ** (degree + 1) * coef <= _STEP_BUDGET:
+            return None
+    return user_regex_timeout(n_chars)
+
+
 def regex_timed_out(rx: "regex.Pattern[str]", n_chars: int) -> ConfigurationError:
     """The error for a pattern that ran out of ``user_regex_timeout``: it names the pattern and the fix."""
     return ConfigurationError(
@@ -104,18 +130,27 @@ def regex_timed_out(rx: "regex.Pattern[str]", n_chars: int) -> ConfigurationErro
         "characters: it backtracks catastrophically (nested quantifiers such as (a+)+); simplify the pattern")
 
 
+_SPAN = type(regex.match("", "")).span
+_RE_SPAN = re.Match.span
+
+
 def find_matches(rx: "regex.Pattern[str]", text: str) -> list[tuple[int, int]]:
     """Match spans, Oniguruma style. ``find_matches(compile_onig("a*"), "baac") == [(0, 0), (1, 3), (4, 4)]``.
 
-    Patterns come from files: each search is time-bound (``user_regex_timeout``). Python's own
-    iterator makes the same searches unless it finds an empty match, so it runs first and
-    Oniguruma's loop only when one shows up.
+    Patterns come from files: each search is time-bound (``search_timeout``), unless the
+    pattern's backtracking is bounded; then ASCII text takes its ``re`` twin (``ascii_twin``).
+    Python's own iterator makes the same searches unless it finds an empty match, so it runs
+    first and Oniguruma's loop only when one shows up.
     """
     n = len(text)
-    limit = user_regex_timeout(n)
+    limit = search_timeout(rx, n)
     try:
-        found = [m.span() for m in rx.finditer(text, timeout=limit)]
-        if not any(s == e for s, e in found):
+        twin = ascii_twin(rx.pattern, rx.flags) if limit is None and text.isascii() else None
+        if twin is not None:
+            found = list(map(_RE_SPAN, twin.finditer(text)))
+        else:
+            found = list(map(_SPAN, rx.finditer(text, timeout=limit)))
+        if all(starmap(ne, found)):  # no empty match
             return found
         return list(_onig_loop(rx, text, limit))
     except TimeoutError:
