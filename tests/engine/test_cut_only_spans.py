@@ -14,7 +14,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokcore.pre_tokenizers.split import BEHAVIORS, Digits, Punctuation, regex_spans
+from tokcore.pre_tokenizers.split import BEHAVIORS, Digits, Punctuation, regex_matches, regex_spans, spans_for_behavior
 from tokcore.text.onig_regex import find_matches
 
 PIECES = ["a", "Z", " ", "  ", "-", "--", "!", ".", "'", "1", "23", "٣", "中", "é", "\u3000", "«", "»", "\n", "¿", "😀",
@@ -61,3 +61,16 @@ PATTERNS = ["a*", "", r"\b", "x?", "-", " ", "(?=a)", "a|", r"\s+", r"\p{L}+|\p{
 def test_find_matches_follow_rusts_search_loop(pattern, text):
     rx = regex.compile(pattern)
     assert find_matches(rx, text) == list(_rust_search_loop(rx, text))
+
+
+@pytest.mark.parametrize("behavior", BEHAVIORS)
+@pytest.mark.parametrize("invert", [False, True])
+@pytest.mark.parametrize("pattern", PATTERNS + [r"\S+|\s+", r"'s|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"])
+@settings(max_examples=25, deadline=None)
+@given(text=st.lists(st.sampled_from(["a", "b", "x", " ", "-", "1", "ab", "é", "'s"]), max_size=14).map("".join))
+def test_regex_spans_short_cuts_equal_the_match_by_match_reference(pattern, invert, behavior, text):
+    # Removed+invert (CLIP's: the matches) and Isolated over covering matches (Llama 3's) return
+    # the matches themselves; the reference adds the gaps and applies the behavior.
+    rx = regex.compile(pattern)
+    want = [(s, e) for s, e in spans_for_behavior(regex_matches(rx, text, invert=invert), behavior) if e > s]
+    assert regex_spans(text, rx, behavior, invert=invert) == want

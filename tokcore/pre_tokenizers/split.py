@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, starmap
+from operator import lt, sub
 from typing import Iterable
 
 import regex
@@ -29,7 +30,7 @@ from ..core.components import Piece, PreTokenizer, register
 from ..core.errors import ConfigurationError, TokenizerFileError
 from ..text.char_classes import NUMERIC_CLASSES, PUNCT_CLASSES, ClassMap, ascii_view
 from ..text.onig_classes import onig_known
-from ..text.onig_regex import find_matches, regex_timed_out, user_regex_timeout
+from ..text.onig_regex import find_matches, regex_timed_out, search_timeout
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 _BEHAVIOR_KEYS = {b.lower(): b for b in BEHAVIORS}
@@ -62,15 +63,19 @@ def regex_matches(rx: regex.Pattern, text: str, *, invert: bool = False) -> list
     where the previous match ended is skipped and the search resumes one character further
     (``find_matches``, time-bound: patterns come from files).
     """
+    return _with_gaps(find_matches(rx, text), len(text), invert)
+
+
+def _with_gaps(found: list[tuple[int, int]], n: int, invert: bool) -> list[Match]:
     out: list[Match] = []
     prev = 0
-    for start, stop in find_matches(rx, text):
+    for start, stop in found:
         if prev != start:
             out.append((prev, start, invert))
         out.append((start, stop, not invert))
         prev = stop
-    if prev != len(text):
-        out.append((prev, len(text), invert))
+    if prev != n:
+        out.append((prev, n, invert))
     return out
 
 
@@ -121,8 +126,13 @@ def regex_spans(
     """The non-empty spans ``behavior`` keeps where ``rx`` matches ``text`` (with ``classes``, on its
     ``ascii_view``, same positions). ``regex_spans("a-b", regex.compile("-"), "Removed") == [(0, 1), (2, 3)]``."""
     view = text if classes is None else ascii_view(text, classes)
-    return [(s, e) for s, e in spans_for_behavior(regex_matches(rx, view, invert=invert), behavior)
-            if e > s]
+    found = find_matches(rx, view)
+    if all(starmap(lt, found)):  # no empty match
+        if behavior == "Removed" and invert:
+            return found  # CLIP's: the matches are the pieces
+        if behavior == "Isolated" and -sum(starmap(sub, found)) == len(view):
+            return found  # Llama 3's: the matches cover the text, no gap to add
+    return [(s, e) for s, e in spans_for_behavior(_with_gaps(found, len(view), invert), behavior) if e > s]
 
 
 def match_spans(text: str, rx: regex.Pattern, classes: ClassMap | None = None) -> list[tuple[int, int]]:
@@ -130,7 +140,7 @@ def match_spans(text: str, rx: regex.Pattern, classes: ClassMap | None = None) -
     ``match_spans("a  b", regex.compile(r"\\S+")) == [(0, 1), (3, 4)]``."""
     view = text if classes is None else ascii_view(text, classes)
     try:
-        return [m.span() for m in rx.finditer(view, timeout=user_regex_timeout(len(view))) if m.end() > m.start()]
+        return [m.span() for m in rx.finditer(view, timeout=search_timeout(rx, len(view))) if m.end() > m.start()]
     except TimeoutError:
         raise regex_timed_out(rx, len(view)) from None
 
