@@ -28,6 +28,9 @@ from tokcore.fast.plan import word_plan
 
 tokenizers = pytest.importorskip("tokenizers")
 
+# Llama 3's, Qwen2's and DeepSeek-V3's Split (their files spell it this way).
+_LLAMA3_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+                   r"|\s*[\r\n]+|\s+(?!\S)|\s+")
 _CLIP_PATTERN = r"<\|startoftext\|>|<\|endoftext\|>|'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"
 
 
@@ -60,6 +63,7 @@ CASES = {
     "starcoder": (GPT2, _seq({"type": "Digits", "individual_digits": True}, _bl())),
     "starcoder_prefix_space": (GPT2, _seq({"type": "Digits", "individual_digits": True}, _bl(prefix=True))),
     "clip": (GPT2, _seq(_split(_CLIP_PATTERN, "Removed", invert=True), _bl(use_regex=False))),
+    "llama3": (GPT2, _seq(_split(_LLAMA3_PATTERN, "Isolated"), _bl(use_regex=False))),
     "gemma": (LLAMA, _split(" ", "MergedWithPrevious", key="String")),
     "split_alone_cutting": (LLAMA, _split(" ", "MergedWithPrevious", key="String")),  # no normalizer: it cuts
     "merged_with_next": (GPT2, _seq(_split(" ", "MergedWithNext", key="String"), _bl(use_regex=False))),

@@ -268,7 +268,9 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
         return out
 
     plan = WordPlan(words, pieces, tok, origin_matters=origin_matters)
-    bytes_first = rest and rest[0] is not byte_level and type(rest[0]) is pt.ByteLevel
+    # A ByteLevel that neither cuts nor prefixes (CLIP's and Llama 3's, or StarCoder's once its
+    # words are GPT-2's) writes each word as its bytes.
+    bytes_first = rest and type(rest[0]) is pt.ByteLevel and not rest[0].use_regex and not rest[0].add_prefix_space
     if bytes_first and all(isinstance(s, CutOnly) for s in rest[1:]):
         # A word is one piece, its UTF-8 bytes as characters, unless a later stage cuts it (Falcon's
         # Digits on " 123"): lean entries, with that check first when there are later stages.
