@@ -31,6 +31,9 @@ HF_FAMILIES = (
 )
 # Pre-tokenizers of other real model families, set on a shared vocabulary (the bench writes each
 # file into a temporary folder): (label, base file, the pre-tokenizer as the family's files write it).
+# Llama 3's (and Qwen2's, DeepSeek-V3's) Split pattern, as their tokenizer.json files write it.
+LLAMA3_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+                  r"|\s*[\r\n]+|\s+(?!\S)|\s+")
 _BYTES = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
 PIPELINE_FAMILIES = (
     ("T5 pipeline (WhitespaceSplit+Metaspace)", "reference/hf/trained/t5_style_unigram.json",
@@ -45,6 +48,10 @@ PIPELINE_FAMILIES = (
          {"type": "Split", "pattern": {"Regex": "[0-9][0-9][0-9]"}, "behavior": "Isolated", "invert": False}]}),
     ("Gemma-style (Split on ' ' after ▁)", "reference/hf/trained/llama_style_bpe.json",
      {"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithPrevious", "invert": False}),
+    ("Llama-3-style (Split+ByteLevel)", "reference/hf/gpt2/tokenizer.json",
+     {"type": "Sequence", "pretokenizers": [
+         {"type": "Split", "pattern": {"Regex": LLAMA3_PATTERN}, "behavior": "Isolated", "invert": False},
+         dict(_BYTES, use_regex=False)]}),
     ("CLIP-style (Split+ByteLevel)", "reference/hf/gpt2/tokenizer.json",
      {"type": "Sequence", "pretokenizers": [
          {"type": "Split", "pattern": {"Regex": r"'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+"},
