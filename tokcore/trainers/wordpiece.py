@@ -10,8 +10,9 @@ This is NOT what HF tokenizers' ``WordPieceTrainer`` does: that one runs BPE (mo
 pair) and only stores the result as a WordPiece model. Expect different vocabularies.
 
 Counts are incremental (``trainers.wordpiece_merge``): a merge touches only the words containing
-the pair, and re-scores only the pairs whose count, first occurrence or symbol frequencies
-changed (a lazy-deletion heap holds the rest). Scores are compared exactly.
+the pair. The queue (``trainers.wordpiece_queue``) keeps each pair in one of its symbols' heaps, so
+a new frequency of a symbol that holds thousands of pairs re-keys none of them; scores are
+compared exactly.
 
 Left out: the model itself (``tokcore.models.wordpiece``) and BPE-style WordPiece training.
 """

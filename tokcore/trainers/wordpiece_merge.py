@@ -1,21 +1,18 @@
-"""The merge state of ``train_wordpiece``: splits, pair counts and a lazy heap of exactly scored pairs.
+"""The merge state of ``train_wordpiece``: splits, symbol frequencies, pair counts and first occurrences.
 
 Symbols are ids (``names[i]`` is the text) and a pair ``(x, y)`` is the int ``x << PAIR_SHIFT | y``,
 so the many dictionary look-ups of re-scoring hash plain ints. Each step takes the pair of highest
 ``count / (f(left) * f(right))``, ties to the pair seen first (words in first-seen order, pairs
-left to right). A merge touches only the words containing the pair, and re-scores only the pairs
-whose count, first occurrence or symbol frequencies changed; their older heap entries become stale.
+left to right). A merge touches only the words containing the pair; the queue
+(``trainers.wordpiece_queue``) then re-keys only the pairs whose count, first occurrence or
+scoring frequency changed.
 
 Left out: the trainer's options, records and tokenizer (``trainers.wordpiece``).
 """
 
 from __future__ import annotations
 
-import heapq
-from collections import deque
-from functools import partial
-
-PAIR_SHIFT = 32  # symbol ids stay below 2**32
+from .wordpiece_queue import LOW, PAIR_SHIFT, PairQueue
 
 
 class WordPieceMerger:
@@ -24,7 +21,6 @@ class WordPieceMerger:
     def __init__(self, counts: dict[str, int], prefix: str, min_frequency: int, step_type):
         self.prefix = prefix
         self.cut = len(prefix)
-        self.min_frequency = min_frequency
         self.step_type = step_type
         self.counts = list(counts.values())
         self.keys = list(counts)
@@ -39,8 +35,6 @@ class WordPieceMerger:
         self.pair_count: dict[int, int] = {}
         self.pair_words: dict[int, set] = {}
         self.first: dict[int, int] = {}  # word * width + offset of the pair's first occurrence
-        self.left_of: dict[int, set] = {}  # symbol -> the pairs it is the left of
-        self.right_of: dict[int, set] = {}
         freq, pair_count, pair_words, first = self.freq, self.pair_count, self.pair_words, self.first
         for w, (syms, c) in enumerate(zip(self.words, self.counts)):
             for s in syms:
@@ -54,15 +48,8 @@ class WordPieceMerger:
                     pair_count[pair] = c
                     pair_words[pair] = {w}
                     first[pair] = w * self.width + i
-                    self.left_of.setdefault(syms[i], set()).add(pair)
-                    self.right_of.setdefault(syms[i + 1], set()).add(pair)
         self.alphabet = sorted(self.names)
-        # Heap key: floor(score * 2**shift), negated. With every f <= total, two different scores
-        # p1/q1 != p2/q2 differ by at least 1/(q1*q2) >= 2**-shift, so the key is exact (no
-        # float rounding can merge them) and compares as a plain int.
-        self.shift = 4 * max(1, sum(freq)).bit_length()
-        self.heap: list = []
-        self._score(pair_count, heapify=True)
+        self.queue = PairQueue(pair_count, first, freq, min_frequency)
 
     def _id(self, name: str) -> int:
         i = self.ids.get(name)
@@ -71,53 +58,11 @@ class WordPieceMerger:
             self.names.append(name)
         return i
 
-    # ------------------------------------------------------------------ heap
-    # An entry is (-key, first, pair). Every change to a pair's count, first occurrence or symbol
-    # frequencies queues a fresh entry, so an entry is valid exactly when it still describes the
-    # pair: no version numbers to keep (an identical older entry is as good as the newest).
-    def _key(self, pair: int, p: int) -> int:
-        freq = self.freq
-        return -((p << self.shift) // (freq[pair >> PAIR_SHIFT] * freq[pair & ((1 << PAIR_SHIFT) - 1)]))
-
-    def _score(self, pairs, heapify: bool = False) -> None:
-        """Queue a fresh entry for each of ``pairs`` still counted often enough (older ones become stale)."""
-        pair_count, freq, first, shift = self.pair_count, self.freq, self.first, self.shift
-        min_frequency, low = max(1, self.min_frequency), (1 << PAIR_SHIFT) - 1
-        entries = [(-((p << shift) // (freq[q >> PAIR_SHIFT] * freq[q & low])), first[q], q)
-                   for q in pairs if (p := pair_count.get(q, 0)) >= min_frequency]
-        heap = self.heap
-        if heapify:
-            heap.extend(entries)
-            heapq.heapify(heap)
-        else:
-            deque(map(partial(heapq.heappush, heap), entries), maxlen=0)  # push them all, at C speed
-
-    def _pop_valid(self):
-        heap, pair_count, first = self.heap, self.pair_count, self.first
-        min_frequency = max(1, self.min_frequency)
-        while heap:
-            entry = heapq.heappop(heap)
-            negkey, at, pair = entry
-            p = pair_count.get(pair)
-            if p is not None and p >= min_frequency and first[pair] == at and self._key(pair, p) == negkey:
-                return entry
-        return None
-
     def top(self, k: int) -> list[tuple]:
         """The ``k`` best candidates, in selection order, as ``(left, right, count, f(left), f(right), score)``."""
-        got, seen = [], set()
-        while len(got) < k:
-            entry = self._pop_valid()
-            if entry is None:
-                break
-            if entry[2] not in seen:  # an identical copy of a listed entry can go
-                seen.add(entry[2])
-                got.append(entry)
-        for entry in got:
-            heapq.heappush(self.heap, entry)
         rows = []
-        for *_, pair in got:
-            a, b = pair >> PAIR_SHIFT, pair & ((1 << PAIR_SHIFT) - 1)
+        for pair in self.queue.top(k):
+            a, b = pair >> PAIR_SHIFT, pair & LOW
             p, fa, fb = self.pair_count[pair], self.freq[a], self.freq[b]
             rows.append((self.names[a], self.names[b], p, fa, fb, p / (fa * fb)))
         return rows
@@ -125,11 +70,10 @@ class WordPieceMerger:
     # ------------------------------------------------------------------ merging
     def merge_best(self):
         """Merge the best pair everywhere; its step record, or ``None`` when no pair is left."""
-        entry = self._pop_valid()
-        if entry is None:
+        pair = self.queue.pop_best()
+        if pair is None:
             return None
-        pair = entry[2]
-        a, b = pair >> PAIR_SHIFT, pair & ((1 << PAIR_SHIFT) - 1)
+        a, b = pair >> PAIR_SHIFT, pair & LOW
         left, right = self.names[a], self.names[b]
         count = self.pair_count[pair]
         fa, fb = self.freq[a], self.freq[b]
@@ -141,11 +85,7 @@ class WordPieceMerger:
         changed: set = set()
         for w in sorted(self.pair_words[pair]):
             self._merge_in_word(w, a, b, merged, changed)
-        for sym in (a, b, merged):
-            # Their frequencies changed, so every pair they take part in has a new score.
-            changed.update(self.left_of.get(sym, ()))
-            changed.update(self.right_of.get(sym, ()))
-        self._score(changed)
+        self.queue.rescore(changed, (a, b, merged))  # the frequencies of these three changed
         return step
 
     def _merge_in_word(self, w: int, a: int, b: int, merged: int, changed: set) -> None:
@@ -202,13 +142,11 @@ class WordPieceMerger:
         self.pair_count[pair] = count
         self.pair_words[pair] = {w}
         self.first[pair] = where
-        self.left_of.setdefault(pair >> PAIR_SHIFT, set()).add(pair)
-        self.right_of.setdefault(pair & ((1 << PAIR_SHIFT) - 1), set()).add(pair)
+        self.queue.adopt(pair)
 
     def _drop_pair(self, pair: int) -> None:
         del self.pair_count[pair], self.pair_words[pair], self.first[pair]
-        self.left_of[pair >> PAIR_SHIFT].discard(pair)
-        self.right_of[pair & ((1 << PAIR_SHIFT) - 1)].discard(pair)
+        self.queue.release(pair)
 
     def _find_first(self, pair: int) -> int:
         w = min(self.pair_words[pair])
