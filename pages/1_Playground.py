@@ -3,9 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import html, st_common, st_display, st_share
+from tokapp import html, st_common, st_display, st_share, windows
 from tokapp.markdown import md_code
-from tokapp.tokens import covered_characters, special_token_strings, table_records
+from tokapp.tokens import covered_characters, special_token_strings, table_csv, table_records
 
 P = "pg"  # widget key prefix of this page
 SHARE_TEXT_LIMIT = 600  # longer texts are not put in the link
@@ -103,7 +103,23 @@ st.subheader("Tokens")
 st.caption("offsets: UTF-8 bytes, 1-based, half-open, in the tokenization text; (0, 0) means inserted, "
            "no source. raw-input offsets: the same span in the raw input. Switch on “Offsets in characters too” "
            "for 0-based character positions.")
-st.dataframe(pd.DataFrame(table_records(view, both_units=both_units)), hide_index=True, width="stretch")
+lo, hi = 0, len(view)
+if len(view) > windows.TABLE_ROWS:  # a long text: one page of rows per rerun, the whole table in the CSV
+    n_pages = windows.window_count(len(view), windows.TABLE_ROWS)
+    page_key = f"{P}_table_page"
+    if st.session_state.get(page_key, 1) > n_pages:  # the text got shorter: its last page, not an error
+        st.session_state[page_key] = n_pages
+    page = st.number_input("Table page", 1, n_pages, key=page_key,
+                           help=f"{windows.TABLE_ROWS} rows per page; the CSV download below holds every row.")
+    lo, hi = windows.token_window(len(view), int(page) - 1, windows.TABLE_ROWS)
+    st.caption(f"Rows {lo:,}–{hi - 1:,} of {len(view):,} (by #), page {int(page)} of {n_pages}. "
+               "Download the CSV for every row.")
+st.dataframe(pd.DataFrame(table_records(view, both_units=both_units, start=lo, stop=hi)), hide_index=True,
+             width="stretch")
+st.download_button("Download the whole table (CSV)", lambda: table_csv(view, both_units=both_units),
+                   file_name="tokens.csv", mime="text/csv", key=f"{P}_dl_csv", on_click="ignore",
+                   icon=":material/download:", help=f"All {len(view):,} rows, with the columns above; built when "
+                                                    "you click.")
 
 left_out = []
 if len(text) > SHARE_TEXT_LIMIT:
