@@ -18,12 +18,7 @@ st.title("Playground")
 st.caption("Type text, pick a tokenizer, and see each token over the text with its id, bytes and offsets.")
 
 with st.sidebar:
-    linked = st.query_params.get(f"{P}_tok")
-    known = {sp.key for sp in st_common.available_specs()}
-    if linked and linked not in known and f"{P}_tok" not in st.session_state:
-        st.info(f"The link names a tokenizer this session does not have ({linked}): uploaded or "
-                "session-trained tokenizers do not travel in links, so the default is shown.", icon=":material/link:")
-    spec = st_common.tokenizer_picker(P)
+    spec = st_common.tokenizer_picker(P)  # warns when a link names a tokenizer this session does not have
     palette, show_ids = st_common.display_options()
 
 if f"{P}_text" not in st.session_state:

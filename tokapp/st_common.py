@@ -148,11 +148,14 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
     specs = available_specs()
     by_key = {s.key: s for s in specs}
     key = f"{prefix}_tok"
+    missing = f"{prefix}_tok_missing"  # (the name a link asked for, the key picked instead)
     if st.session_state.get(key) not in by_key:
         # First run (maybe from a shared link), or a stale choice such as another session's tokenizer.
         wanted = st.query_params.get(key) if bind else None
-        st.session_state[key] = wanted if wanted in by_key else (
-            samples.DEFAULT_KEY if samples.DEFAULT_KEY in by_key else next(iter(by_key)))
+        fallback = samples.DEFAULT_KEY if samples.DEFAULT_KEY in by_key else next(iter(by_key))
+        st.session_state[key] = wanted if wanted in by_key else fallback
+        if wanted and wanted not in by_key:
+            st.session_state[missing] = (wanted, fallback)
     chosen = box.selectbox(
         label,
         list(by_key),
@@ -161,6 +164,14 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
         help="Built-in samples, files in sample_vocabs/, and tokenizers trained or uploaded in this session.",
     )
     confirm_selection(prefix)
+    if missing in st.session_state:
+        wanted, fallback = st.session_state[missing]
+        if chosen == fallback:  # said until the person picks a tokenizer of their own
+            box.warning(f"The link names a tokenizer this session does not have ({md_text(wanted)}): showing "
+                        f"“{md_text(by_key[fallback].label)}” instead. Uploaded or session-trained tokenizers "
+                        "do not travel in links.", icon=":material/link_off:")
+        else:
+            del st.session_state[missing]
     if bind:
         st.query_params[key] = chosen
     spec = by_key.get(chosen) or next(iter(by_key.values()))
