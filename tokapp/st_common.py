@@ -24,10 +24,12 @@ SESSION_TOKENIZERS = "tokapp_session_tokenizers"  # key -> samples.SessionTokeni
 MODELS = "tokapp_models"  # names (hf:... / tiktoken:...) fetched in this session, in order
 PALETTE = "tokapp_palette"
 SHOW_IDS = "tokapp_show_ids"
+UPLOADED_CORPORA = "tokapp_uploaded_corpora"  # corpus key -> training.Corpus uploaded in this session, newest last
 
 STATE_DEFAULTS = {
     SESSION_TOKENIZERS: dict,
     MODELS: list,
+    UPLOADED_CORPORA: dict,
     PALETTE: lambda: colors.DEFAULT_PALETTE,
     SHOW_IDS: lambda: True,
 }
