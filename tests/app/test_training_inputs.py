@@ -177,3 +177,10 @@ def test_an_uploaded_corpus_stays_selectable_after_switching_to_a_builtin_and_ba
     assert pick.options[1].startswith("mine.txt")  # the earlier upload, still offered
     pick.set_value(first.key).run()
     assert corpus_metric() == "3 words"
+
+
+def test_a_deeply_nested_json_corpus_is_an_error_not_a_traceback():
+    with pytest.raises(ValueError, match="nested too deeply"):
+        T.upload_corpus("deep.json", b"[" * 100_000)
+    at = upload(page("5_Train_BPE.py"), "tb", "deep.json", b"[" * 100_000)
+    assert any("nested too deeply" in e.value for e in at.error)
