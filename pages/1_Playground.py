@@ -53,7 +53,7 @@ try:
     options = {"add_special_tokens": add_special, "padding": padding, "truncation": truncation}
     parsed = st_common.token_view(spec, text, split_special=False, **options)
     plain = st_common.token_view(spec, text, split_special=True, **options)
-except Exception as exc:  # the engine's message as st.error, never a traceback
+except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
 

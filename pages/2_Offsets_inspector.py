@@ -67,7 +67,7 @@ try:
         view = st_common.token_view(spec, text, split_special=plain, add_special_tokens=add_special, padding=padding,
                                     truncation=truncation)
         result = analyse(spec.cache_key, text, plain, add_special, padding, truncation, coords, view)
-except Exception as exc:  # the engine's message as st.error, never a traceback
+except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
 

@@ -35,6 +35,10 @@ STATE_DEFAULTS = {
 }
 
 ERROR_TYPES = (ValueError, TypeError, KeyError, LookupError)
+# What bad input (a text, a file, a name, a setting) makes tokcore and tokapp raise: tokcore's own errors are
+# ValueError or TypeError subclasses (tokcore.core.errors), reading files adds OSError. Pages catch these and
+# nothing wider, so a bug still shows its traceback instead of passing for the user's mistake.
+INPUT_ERRORS = (ValueError, TypeError, OSError)
 
 
 def init_state() -> None:
@@ -211,7 +215,7 @@ def model_box(prefix: str, *, where=None) -> str | None:
             spec = models.model_spec(name)
             load_tokenizer(spec)
             status.update(label=f"Loaded {name}", state="complete")
-    except Exception as exc:  # the engine's message (offline, gated, not found), never a traceback
+    except INPUT_ERRORS as exc:  # the engine's message (offline, gated, not found), never a traceback
         show_error(exc, where=box)
         return None
     if name not in st.session_state[MODELS]:
@@ -280,7 +284,7 @@ def upload_widget(prefix: str, *, where=None) -> str | None:
         return key
     try:
         entry = samples.load_uploaded(upload.name, data)
-    except Exception as exc:  # the engine's message, never a traceback
+    except INPUT_ERRORS as exc:  # the engine's message, never a traceback
         show_error(exc, where=where)
         return None
     st.session_state[SESSION_TOKENIZERS][entry.key] = entry
