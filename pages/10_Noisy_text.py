@@ -80,7 +80,7 @@ if upload is not None:
     if st.session_state.get(LOADED) != digest:
         try:
             entries, use_builtin = lv.parse_lexicon_file(upload.name, data)
-        except Exception as exc:
+        except st_common.INPUT_ERRORS as exc:
             st_common.show_error(exc)
         else:
             st.session_state[SAVED] = [{"noisy": k, "canonical": v} for k, v in entries.items()]
@@ -107,7 +107,7 @@ st.session_state[SAVED] = [{"noisy": lv.cell_text(r.get("noisy")), "canonical": 
                            for r in records]
 try:
     lexicon, problems = lv.lexicon_from_records(records, use_builtin=use_builtin)
-except Exception as exc:
+except st_common.INPUT_ERRORS as exc:
     st_common.show_error(exc)
     st.stop()
 for problem in problems:
@@ -125,7 +125,7 @@ with results:
     try:
         english_dictionary()
         proposed = tokcore.lexical_normalize(text, lexicon=lexicon)
-    except Exception as exc:  # the engine's message as st.error, never a traceback
+    except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
         st_common.show_error(exc)
         st.stop()
     options = lv.fix_options(proposed)
@@ -136,7 +136,7 @@ with results:
                               "and the normalized text, the tokens and the alignment follow.")
     try:
         result = tokcore.lexical_normalize(text, lexicon=lexicon, keep=[options[o] for o in off])
-    except Exception as exc:
+    except st_common.INPUT_ERRORS as exc:
         st_common.show_error(exc)
         st.stop()
 
@@ -173,7 +173,7 @@ with results:
     try:
         tokenizer = st_common.load_tokenizer(spec)
         mapped = lv.map_tokens(result, tokenizer, padding=padding)
-    except Exception as exc:
+    except st_common.INPUT_ERRORS as exc:
         st_common.show_error(exc)
         st.stop()
     st.caption("Each noisy word, what it became, and the tokens of that output (no template tokens). "
@@ -196,7 +196,7 @@ name = st.text_input("Name", value=f"{spec.label} + lexical normalization", key=
 s1, s2 = st.columns(2)
 try:
     combined = lv.with_lexical_normalizer(st_common.load_tokenizer(spec), lexicon, name=name)
-except Exception as exc:
+except st_common.INPUT_ERRORS as exc:
     st_common.show_error(exc)
 else:
     if s1.button("Add to this session's tokenizers", key=f"{P}_save", icon=":material/add:"):

@@ -65,7 +65,7 @@ with phon_tab:
     try:
         cmu_dictionary()
         ph_tokens, ph_words = tokcore.phonemize(text, stress=stress, boundaries=boundaries)
-    except Exception as exc:  # the engine's message as st.error, never a traceback
+    except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
         st_common.show_error(exc)
     else:
         guessed = sum(1 for w in ph_words if not w.in_dictionary)
@@ -100,7 +100,7 @@ with music_tab:
             name = upload.name
             try:
                 data = bv.check_midi_size(upload.name, upload.getvalue())
-            except Exception as exc:
+            except st_common.INPUT_ERRORS as exc:
                 st_common.show_error(exc)
     else:
         data = samples[source].read_bytes()
@@ -116,7 +116,7 @@ with music_tab:
             merged = bpe.encode(events)
             remi = RemiTokenizer(positions_per_beat=ppb)
             decoded = remi.decode(events)
-        except Exception as exc:  # name the uploaded file where the engine only saw bytes
+        except st_common.INPUT_ERRORS as exc:  # name the uploaded file where the engine only saw bytes
             st.error(st_common.error_message(exc).replace("<bytes>", name, 1), icon=":material/error:")
         else:
             counts = bv.bpe_counts(events, merged)

@@ -3,9 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import html, st_common, st_display, st_share
+from tokapp import html, st_common, st_display, st_share, windows
 from tokapp.markdown import md_code
-from tokapp.tokens import covered_characters, special_token_strings, table_records
+from tokapp.tokens import covered_characters, special_token_strings, table_csv, table_records
 
 P = "pg"  # widget key prefix of this page
 SHARE_TEXT_LIMIT = 600  # longer texts are not put in the link
@@ -18,12 +18,7 @@ st.title("Playground")
 st.caption("Type text, pick a tokenizer, and see each token over the text with its id, bytes and offsets.")
 
 with st.sidebar:
-    linked = st.query_params.get(f"{P}_tok")
-    known = {sp.key for sp in st_common.available_specs()}
-    if linked and linked not in known and f"{P}_tok" not in st.session_state:
-        st.info(f"The link names a tokenizer this session does not have ({linked}): uploaded or "
-                "session-trained tokenizers do not travel in links, so the default is shown.", icon=":material/link:")
-    spec = st_common.tokenizer_picker(P)
+    spec = st_common.tokenizer_picker(P)  # warns when a link names a tokenizer this session does not have
     palette, show_ids = st_common.display_options()
 
 if f"{P}_text" not in st.session_state:
@@ -58,7 +53,7 @@ try:
     options = {"add_special_tokens": add_special, "padding": padding, "truncation": truncation}
     parsed = st_common.token_view(spec, text, split_special=False, **options)
     plain = st_common.token_view(spec, text, split_special=True, **options)
-except Exception as exc:  # the engine's message as st.error, never a traceback
+except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
 
@@ -103,7 +98,23 @@ st.subheader("Tokens")
 st.caption("offsets: UTF-8 bytes, 1-based, half-open, in the tokenization text; (0, 0) means inserted, "
            "no source. raw-input offsets: the same span in the raw input. Switch on “Offsets in characters too” "
            "for 0-based character positions.")
-st.dataframe(pd.DataFrame(table_records(view, both_units=both_units)), hide_index=True, width="stretch")
+lo, hi = 0, len(view)
+if len(view) > windows.TABLE_ROWS:  # a long text: one page of rows per rerun, the whole table in the CSV
+    n_pages = windows.window_count(len(view), windows.TABLE_ROWS)
+    page_key = f"{P}_table_page"
+    if st.session_state.get(page_key, 1) > n_pages:  # the text got shorter: its last page, not an error
+        st.session_state[page_key] = n_pages
+    page = st.number_input("Table page", 1, n_pages, key=page_key,
+                           help=f"{windows.TABLE_ROWS} rows per page; the CSV download below holds every row.")
+    lo, hi = windows.token_window(len(view), int(page) - 1, windows.TABLE_ROWS)
+    st.caption(f"Rows {lo:,}–{hi - 1:,} of {len(view):,} (by #), page {int(page)} of {n_pages}. "
+               "Download the CSV for every row.")
+st.dataframe(pd.DataFrame(table_records(view, both_units=both_units, start=lo, stop=hi)), hide_index=True,
+             width="stretch")
+st.download_button("Download the whole table (CSV)", lambda: table_csv(view, both_units=both_units),
+                   file_name="tokens.csv", mime="text/csv", key=f"{P}_dl_csv", on_click="ignore",
+                   icon=":material/download:", help=f"All {len(view):,} rows, with the columns above; built when "
+                                                    "you click.")
 
 left_out = []
 if len(text) > SHARE_TEXT_LIMIT:

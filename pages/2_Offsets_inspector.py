@@ -67,7 +67,7 @@ try:
         view = st_common.token_view(spec, text, split_special=plain, add_special_tokens=add_special, padding=padding,
                                     truncation=truncation)
         result = analyse(spec.cache_key, text, plain, add_special, padding, truncation, coords, view)
-except Exception as exc:  # the engine's message as st.error, never a traceback
+except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
 
@@ -140,7 +140,8 @@ d1, d2, _ = st.columns([1, 1, 3])
 d1.download_button("Download JSON", lambda: inspector.json_text(view, inspector.inspect_rows(view), tokenizer=name,
                                                                 coords=coords),
                    file_name="offsets.json", mime="application/json", key=f"{P}_dl_json", icon=":material/download:",
-                   help="Every token of the whole text; built when you click.")
+                   help="Every token of the whole text, one list per field (format "
+                        f"{inspector.JSON_FORMAT}, described in tokapp/inspector.py); built when you click.")
 d2.download_button("Download CSV", lambda: inspector.csv_text(inspector.inspect_rows(view)), file_name="offsets.csv",
                    mime="text/csv", key=f"{P}_dl_csv", icon=":material/download:",
                    help="Every token of the whole text; built when you click.")

@@ -67,7 +67,7 @@ try:
             if status is not None:
                 status.update(label=f"Encoding {len(text):,} characters with {spec.label}…")
             views.append(st_common.token_view(spec, text, padding=padding, truncation=truncation))
-except Exception as exc:  # the engine's message as st.error, never a traceback
+except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
 
@@ -144,7 +144,7 @@ try:
     for i, (spec, tok) in enumerate(zip(chosen, tokenizers)):
         progress.progress(i / len(chosen), text=f"Tokenizing the languages with {spec.label}…")
         ml_rows += language_rows(spec.cache_key, spec.label, tok)
-except Exception as exc:
+except st_common.INPUT_ERRORS as exc:
     progress.empty()
     st_common.show_error(exc)
 else:

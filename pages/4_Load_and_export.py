@@ -45,7 +45,7 @@ with st.container(border=True):
                 st.session_state[f"{P}_tok"] = key
             st.success(f"Loaded {md_text(store[key].label.removeprefix('Uploaded: '))}: selected below, and offered on "
                        "every page for this session.", icon=":material/check_circle:")
-        except Exception as exc:  # the engine's message as st.error, never a traceback
+        except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
             st_common.show_error(exc)
 
 if added := st_common.model_box(P):  # a model by name, selected once fetched
@@ -55,7 +55,7 @@ try:
     tokenizer = st_common.load_tokenizer(spec)
     stages = pipeline_view.pipeline_stages(tokenizer)
     facts = pipeline_view.overview(tokenizer)
-except Exception as exc:
+except st_common.INPUT_ERRORS as exc:
     st_common.show_error(exc)
     st.stop()
 
@@ -96,7 +96,7 @@ def export(cache_key: str, fmt: str, _tokenizer) -> str:
 
 try:
     content = export(spec.cache_key, fmt, tokenizer)
-except Exception as exc:
+except st_common.INPUT_ERRORS as exc:
     st_common.show_error(exc)
 else:
     name = pipeline_view.export_file_name(fmt, facts["name"])

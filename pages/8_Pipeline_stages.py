@@ -45,7 +45,7 @@ try:
     truncation = st_display.truncation_switch(P, [tokenizer], where=pad_col)
     ctx, results = stages.run_stages(tokenizer, text, optional=("lexnorm",) if lexnorm else (), padding=padding,
                                      truncation=truncation, both_units=both_units)
-except Exception as exc:  # the engine's message as st.error, never a traceback
+except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
 

@@ -44,7 +44,7 @@ code = st_display.capped(code, TEXT_CAP, what="code")
 
 try:
     tokens = tokcore.tokenize_code(code, language)
-except Exception as exc:  # the engine's message as st.error, never a traceback
+except st_common.INPUT_ERRORS as exc:  # the engine's message as st.error, never a traceback
     st_common.show_error(exc)
     st.stop()
 
@@ -71,7 +71,7 @@ try:
     tokenizer = st_common.load_tokenizer(spec)
     units = tokcore.encode_code(code, language, tokenizer)
     plain = st_common.token_view(spec, code, add_special_tokens=False, padding=padding)
-except Exception as exc:
+except st_common.INPUT_ERRORS as exc:
     st_common.show_error(exc)
     st.stop()
 

@@ -153,6 +153,9 @@ def user_config(name: str | None, data: bytes | None, pasted: str = "") -> dict[
             except json.JSONDecodeError as exc:
                 raise ChatTemplateError(f"{shown}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
                                         "upload the model's tokenizer_config.json") from None
+            except RecursionError:  # json's own limit on nesting: still the file's fault, not a bug
+                raise ChatTemplateError(f"{shown}: the JSON is nested too deeply to read; upload the model's "
+                                        "tokenizer_config.json") from None
             if not isinstance(parsed, dict):
                 raise ChatTemplateError(f"{shown}: a tokenizer config is a JSON object, got {type(parsed).__name__}")
             config = parsed
@@ -190,6 +193,8 @@ def parse_tools(text: str) -> list[dict] | None:
         raise ValueError(f"Tools: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}). "
                          'Write a list of tool objects, e.g. [{"type": "function", "function": {"name": "get_weather"}}]'
                          ) from None
+    except RecursionError:  # json's own limit on nesting: still the text's fault, not a bug
+        raise ValueError("Tools: the JSON is nested too deeply to read; write a list of tool objects") from None
     if isinstance(value, dict):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(tool, dict) for tool in value):

@@ -400,11 +400,40 @@ def csv_text(rows: list[dict]) -> str:
     return buf.getvalue()
 
 
+JSON_FORMAT = "tokapp.offsets/2"
+# Per-token fields of the JSON download; the rest of a row (has_span, covers, bytes...) follows from these and the texts.
+JSON_TOKEN_FIELDS = ("id", "token", "special", "kind", "offset", "char_span", "original", "original_char_span",
+                     "safety", "raw_safety")
+JSON_ISSUE_FIELDS = ("token", "end", "byte", "kind", "explanation")
+
+
+def _columns(records: list[dict], fields) -> dict[str, list]:
+    """Records as parallel lists, one per field: a 50,000-token text would repeat every key 50,000 times."""
+    return {field: [r[field] for r in records] for field in fields}
+
+
 def json_text(view: TokenView, rows: list[dict], *, tokenizer: str = "", coords: str = "view") -> str:
-    """Everything the page shows, as one JSON document (conventions stated, so it reads on its own)."""
+    """Everything the page checks, as one compact JSON document that states its own conventions.
+
+    Format ``tokapp.offsets/2`` (no indentation; lists run in token order, so entry ``i`` of every list under
+    ``"tokens"`` is token ``i``):
+
+    - ``tokens``: ``id``, ``token``, ``special`` (0/1), ``kind`` (token, special, unknown, inserted, empty),
+      ``offset`` (contract span ``[start, stop]`` into ``tokenization_text``: UTF-8 bytes, 1-based, half-open,
+      ``[0, 0]`` for inserted tokens), ``char_span`` (0-based character indices, ``null`` without a span),
+      ``original`` / ``original_char_span`` (the same into ``raw_text``), ``safety`` / ``raw_safety``.
+    - ``unsafe_boundaries``: parallel lists ``token``, ``end`` (start/stop), ``byte``, ``kind``, ``explanation``,
+      checked against ``checked_against``.
+    - ``words``: parallel lists ``span`` (contract bytes) and ``tokens`` (the token indices covering each word).
+    - ``verdicts``: one object per contract check.
+
+    Version 1 (one indented object per token) made a 100,000-character text a 36 MB file.
+    """
     text, offsets = text_and_offsets(view, coords)
     tokens = view.tokens
+    words = align_words(text, offsets)  # not word_rows: the display strings it adds cost more than the alignment
     doc = {
+        "format": JSON_FORMAT,
         "tokenizer": tokenizer,
         "convention": {
             "coordinate_system": tokcore.offsets_coordinate_system(),
@@ -412,13 +441,14 @@ def json_text(view: TokenView, rows: list[dict], *, tokenizer: str = "", coords:
             "span_style": tokcore.offsets_span_style(),
             "sentinel": list(tokcore.offsets_sentinel()),
             "char_span": "0-based, half-open Python character indices into the tokenization text",
+            "layout": "parallel lists: entry i of each list under tokens is token i",
         },
         "raw_text": view.raw_text,
         "tokenization_text": view.view_text,
         "checked_against": COORD_LABELS[coords],
-        "tokens": rows,
+        "tokens": _columns(rows, JSON_TOKEN_FIELDS),
         "verdicts": [asdict(v) for v in verdicts(text, offsets, tokens)],
-        "unsafe_boundaries": issue_records(text, offsets, tokens),
-        "words": word_rows(text, offsets, tokens),
+        "unsafe_boundaries": _columns(issue_records(text, offsets, tokens), JSON_ISSUE_FIELDS),
+        "words": {"span": [list(w.span) for w in words], "tokens": [list(w.tokens) for w in words]},
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))

@@ -282,6 +282,8 @@ def parse_lexicon_file(name: str, data: bytes) -> tuple[dict[str, str], bool | N
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{name}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        except RecursionError:  # json's own limit on nesting: still the file's fault, not a bug
+            raise ValueError(f"{name}: the JSON is nested too deeply to read; a lexicon is one flat object") from None
         if not isinstance(obj, dict):
             raise ValueError(f"{name}: expected a JSON object {{noisy: canonical}} or {{'entries': {{...}}}}")
         use_builtin = None

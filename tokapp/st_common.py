@@ -24,15 +24,21 @@ SESSION_TOKENIZERS = "tokapp_session_tokenizers"  # key -> samples.SessionTokeni
 MODELS = "tokapp_models"  # names (hf:... / tiktoken:...) fetched in this session, in order
 PALETTE = "tokapp_palette"
 SHOW_IDS = "tokapp_show_ids"
+UPLOADED_CORPORA = "tokapp_uploaded_corpora"  # corpus key -> training.Corpus uploaded in this session, newest last
 
 STATE_DEFAULTS = {
     SESSION_TOKENIZERS: dict,
     MODELS: list,
+    UPLOADED_CORPORA: dict,
     PALETTE: lambda: colors.DEFAULT_PALETTE,
     SHOW_IDS: lambda: True,
 }
 
 ERROR_TYPES = (ValueError, TypeError, KeyError, LookupError)
+# What bad input (a text, a file, a name, a setting) makes tokcore and tokapp raise: tokcore's own errors are
+# ValueError or TypeError subclasses (tokcore.core.errors), reading files adds OSError. Pages catch these and
+# nothing wider, so a bug still shows its traceback instead of passing for the user's mistake.
+INPUT_ERRORS = (ValueError, TypeError, OSError)
 
 
 def init_state() -> None:
@@ -148,11 +154,14 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
     specs = available_specs()
     by_key = {s.key: s for s in specs}
     key = f"{prefix}_tok"
+    missing = f"{prefix}_tok_missing"  # (the name a link asked for, the key picked instead)
     if st.session_state.get(key) not in by_key:
         # First run (maybe from a shared link), or a stale choice such as another session's tokenizer.
         wanted = st.query_params.get(key) if bind else None
-        st.session_state[key] = wanted if wanted in by_key else (
-            samples.DEFAULT_KEY if samples.DEFAULT_KEY in by_key else next(iter(by_key)))
+        fallback = samples.DEFAULT_KEY if samples.DEFAULT_KEY in by_key else next(iter(by_key))
+        st.session_state[key] = wanted if wanted in by_key else fallback
+        if wanted and wanted not in by_key:
+            st.session_state[missing] = (wanted, fallback)
     chosen = box.selectbox(
         label,
         list(by_key),
@@ -161,6 +170,14 @@ def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind:
         help="Built-in samples, files in sample_vocabs/, and tokenizers trained or uploaded in this session.",
     )
     confirm_selection(prefix)
+    if missing in st.session_state:
+        wanted, fallback = st.session_state[missing]
+        if chosen == fallback:  # said until the person picks a tokenizer of their own
+            box.warning(f"The link names a tokenizer this session does not have ({md_text(wanted)}): showing "
+                        f"“{md_text(by_key[fallback].label)}” instead. Uploaded or session-trained tokenizers "
+                        "do not travel in links.", icon=":material/link_off:")
+        else:
+            del st.session_state[missing]
     if bind:
         st.query_params[key] = chosen
     spec = by_key.get(chosen) or next(iter(by_key.values()))
@@ -198,7 +215,7 @@ def model_box(prefix: str, *, where=None) -> str | None:
             spec = models.model_spec(name)
             load_tokenizer(spec)
             status.update(label=f"Loaded {name}", state="complete")
-    except Exception as exc:  # the engine's message (offline, gated, not found), never a traceback
+    except INPUT_ERRORS as exc:  # the engine's message (offline, gated, not found), never a traceback
         show_error(exc, where=box)
         return None
     if name not in st.session_state[MODELS]:
@@ -267,7 +284,7 @@ def upload_widget(prefix: str, *, where=None) -> str | None:
         return key
     try:
         entry = samples.load_uploaded(upload.name, data)
-    except Exception as exc:  # the engine's message, never a traceback
+    except INPUT_ERRORS as exc:  # the engine's message, never a traceback
         show_error(exc, where=where)
         return None
     st.session_state[SESSION_TOKENIZERS][entry.key] = entry

@@ -50,16 +50,46 @@ def corpus_picker(prefix: str, *, default: str = "classic", on_change=None) -> t
             else:
                 st.query_params.pop(key, None)
             return training.text_corpus(text)  # an empty box is an error that says what to do
-        upload = st.file_uploader(f"Corpus file (.txt, or .json word counts; up to "
-                                  f"{training.MAX_CORPUS_BYTES // 2**20} MB)", type=["txt", "json"],
-                                  key=f"{prefix}_upload")
-        if upload is None:
-            st.info("Upload a text file to train on it.")
-            return None
-        return training.upload_corpus(upload.name, upload.getvalue())
+        return uploaded_corpus(prefix)
     except (ValueError, OSError) as exc:
         st_common.show_error(exc)
         return None
+
+
+KEPT_UPLOADS = 4  # corpora of up to 2 MB each kept per session
+
+
+def uploaded_corpus(prefix: str) -> training.Corpus | None:
+    """The uploader, then a choice among the corpora uploaded in this session (newest selected on upload).
+
+    The uploader forgets its file as soon as another corpus is chosen (it is no longer drawn), so every corpus read
+    from it is kept in the session: choosing "Uploaded file" again, here or on another training page, offers it.
+    """
+    st_common.init_state()
+    kept = st.session_state[st_common.UPLOADED_CORPORA]
+    upload = st.file_uploader(f"Corpus file (.txt, or .json word counts; up to "
+                              f"{training.MAX_CORPUS_BYTES // 2**20} MB)", type=["txt", "json"],
+                              key=f"{prefix}_upload")
+    pick = f"{prefix}_upload_pick"
+    seen = f"{prefix}_upload_seen"
+    if upload is not None and st.session_state.get(seen) != upload.file_id:  # new in the uploader: read, use it
+        corpus = training.upload_corpus(upload.name, upload.getvalue())  # a bad file: its error, nothing kept
+        st.session_state[seen] = upload.file_id
+        kept.pop(corpus.key, None)  # then put back last: the newest
+        kept[corpus.key] = corpus
+        for old in list(kept)[:-KEPT_UPLOADS]:
+            del kept[old]
+        st.session_state[pick] = corpus.key
+    if not kept:
+        st.info("Upload a text file to train on it.")
+        return None
+    if st.session_state.get(pick) not in kept:
+        st.session_state[pick] = next(reversed(kept))
+    chosen = st.selectbox("Uploaded corpus to train on", list(reversed(kept)), key=pick, persist_state="session",
+                          format_func=lambda k: f"{kept[k].label.removeprefix('Uploaded: ')} ({kept[k].summary()})",
+                          help=f"The last {KEPT_UPLOADS} corpus files uploaded in this session, on any training "
+                               "page; they stay here when you switch to another corpus and back.")
+    return kept[chosen]
 
 
 # ----------------------------------------------------------------------------- vocabulary size

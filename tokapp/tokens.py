@@ -10,6 +10,8 @@ Left out: drawing (``tokapp.html``) and choosing the tokenizer (``tokapp.samples
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
 
 import tokcore
@@ -213,12 +215,16 @@ def char_span(text: str, span: Span) -> Span | None:
         return None
 
 
-def table_records(view: TokenView, *, both_units: bool = False) -> list[dict]:
+def table_records(view: TokenView, *, both_units: bool = False, start: int = 0, stop: int | None = None) -> list[dict]:
     """One dict per token for ``st.dataframe``: id, visible token, offsets (unit and base in each column's
-    name; with ``both_units`` the 0-based character positions too), mask, bytes."""
+    name; with ``both_units`` the 0-based character positions too), mask, bytes.
+
+    ``start``/``stop`` pick rows ``[start, stop)`` (a page of a long text; ``#`` stays the token's own index),
+    so a page never builds the other twenty thousand rows it does not show.
+    """
     records = []
     data = view.view_text.encode("utf-8")
-    for r in view.rows:
+    for r in view.rows[start:stop]:
         if r.inserted:
             covered = "∅ inserted"
         elif r.normalized_unknown:
@@ -240,6 +246,23 @@ def table_records(view: TokenView, *, both_units: bool = False) -> list[dict]:
         record.update({"special": r.special, "bytes": hex_bytes(r.piece), "kind": row_kind(r)})
         records.append(record)
     return records
+
+
+def table_columns(*, both_units: bool = False) -> list[str]:
+    """The columns of ``table_records``, in order (a table with no rows still has them)."""
+    spans = [f"offsets ({BYTE_SPAN})", f"raw-input offsets ({BYTE_SPAN})"]
+    if both_units:
+        spans += [f"offsets ({CHAR_SPAN})", f"raw-input offsets ({CHAR_SPAN})"]
+    return ["#", "id", "token", "covers", *spans, "special", "bytes", "kind"]
+
+
+def table_csv(view: TokenView, *, both_units: bool = False) -> str:
+    """Every row of ``table_records`` as CSV (header first): the whole table, however it is paged on screen."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=table_columns(both_units=both_units), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(table_records(view, both_units=both_units))
+    return buf.getvalue()
 
 
 @dataclass(frozen=True)

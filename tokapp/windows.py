@@ -19,6 +19,7 @@ from tokcore.analysis.alignment import SpanIndex
 
 WINDOW_TOKENS = 400  # tokens drawn at once on the Offsets inspector
 WINDOW_CHARS = 1500  # characters of the raw input drawn at once on Compare
+TABLE_ROWS = 500  # token-table rows sent at once on the Playground (20,000 rows were 2 MB on every rerun)
 MAX_TEXT_CHARS = 100_000  # the text areas' cap, stated on the pages
 MAX_TICKS = 400  # minimap ticks drawn at most (evenly thinned)
 STYLE = """

@@ -238,3 +238,13 @@ def test_switching_piece_and_upload_mode():
     assert not at.exception
     assert any("Upload a .mid file" in i.value for i in at.info)
     assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("data, message", [(b"MThd\x00\x00\x00\x06garbage", "not a readable MIDI file"),
+                                           (b"", "the file is empty")])
+def test_a_broken_midi_upload_is_an_st_error_naming_the_file(data, message):
+    at = open_beyond()
+    at.radio(key="bt_piece").set_value("Upload your own").run()
+    at.file_uploader(key="bt_upload").set_value(("song.mid", data, "audio/midi")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("song.mid" in e.value and message in e.value for e in at.error), [e.value for e in at.error]

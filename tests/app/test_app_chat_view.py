@@ -135,3 +135,11 @@ def test_a_new_message_takes_the_other_side():
     assert chat_sources.next_role([]) == "user"
     assert chat_sources.next_role(["user"]) == "assistant"
     assert chat_sources.next_role(["user", "assistant"]) == "user"
+
+
+def test_deeply_nested_json_is_an_input_error_not_a_recursion_error():
+    deep = "[" * 100_000
+    with pytest.raises(ValueError, match="nested too deeply"):
+        chat_sources.parse_tools(deep)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        chat_sources.user_config("tokenizer_config.json", deep.encode())

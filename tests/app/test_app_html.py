@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from html.parser import HTMLParser
 
@@ -102,6 +104,21 @@ def test_table_records_columns():
     assert [r["token"] for r in records] == ["a", "·", "b", "⏎"]
     assert records[1] == {"#": 1, "id": 4, "token": "·", "covers": "·", "offsets (bytes, 1-based, half-open)": "(2, 3)",
                           "raw-input offsets (bytes, 1-based, half-open)": "(2, 3)", "special": 0, "bytes": "20", "kind": "token"}
+
+
+def test_table_pages_and_csv_hold_the_same_rows_as_the_whole_table():
+    view = tokens.build_view(CHAR, "a, b\n" * 300)
+    whole = tokens.table_records(view, both_units=True)
+    assert tokens.table_records(view, both_units=True, start=500, stop=1000) == whole[500:1000]
+    assert tokens.table_records(view, start=1490)[0]["#"] == 1490  # a page keeps each token's own index
+    parsed = list(csv.DictReader(io.StringIO(tokens.table_csv(view, both_units=True))))
+    assert len(parsed) == len(view) == 1500
+    assert [int(r["id"]) for r in parsed] == view.ids
+    assert list(parsed[0]) == list(whole[0]) and parsed[1]["token"] == whole[1]["token"]
+    assert list(whole[0]) == tokens.table_columns(both_units=True)
+    assert list(tokens.table_records(view)[0]) == tokens.table_columns()
+    empty = tokens.table_csv(tokens.build_view(CHAR, ""))
+    assert list(csv.reader(io.StringIO(empty))) == [tokens.table_columns()]
 
 
 def test_inserted_tokens_are_sentinels_in_rows_and_table():

@@ -133,10 +133,30 @@ def test_csv_and_json_hold_the_whole_table(bytelevel):
     assert [int(p["start"]) for p in parsed] == [r["offset"][0] for r in rows]
     assert parsed[1]["covers"] == "" and parsed[1]["safety"] == "inside_char"
     doc = json.loads(inspector.json_text(view, rows, tokenizer="file:english_bytelevel_bpe.json"))
+    assert doc["format"] == inspector.JSON_FORMAT
     assert doc["convention"]["index_base"] == 1 and doc["convention"]["sentinel"] == [0, 0]
-    assert doc["tokens"] == rows and doc["raw_text"] == "a🙂b, \"quoted\""
+    assert doc["raw_text"] == "a🙂b, \"quoted\""
+    assert doc["tokens"] == {f: [r[f] for r in rows] for f in inspector.JSON_TOKEN_FIELDS}
     assert [v["ok"] for v in doc["verdicts"]] == [True, False, True]
-    assert doc["unsafe_boundaries"] and doc["words"]
+    assert doc["unsafe_boundaries"]["byte"] == [3, 3, 4, 4, 5, 5] and set(doc["unsafe_boundaries"]["kind"]) == {"inside_char"}
+    assert doc["words"]["span"][0] == [1, 8] and doc["words"]["tokens"][0] == [0, 1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("text", ["the cat sat", "Héllo, WORLD! 🙂 e\u0301 " * 200])
+def test_the_json_download_reads_back_as_the_encoding_and_stays_compact(text):
+    tokenizer = tokcore.load(ROOT / "sample_vocabs" / "english_wordpiece.json")  # normalizes, adds [CLS]/[SEP]
+    view = build_view(tokenizer, text)
+    data = inspector.json_text(view, inspector.inspect_rows(view), tokenizer="file:english_wordpiece.json")
+    doc = json.loads(data)
+    result = tokcore.encode_result(tokenizer, text, return_offsets=True)
+    listed = doc["tokens"]
+    assert listed["id"] == result.ids and listed["token"] == result.tokens
+    assert [tuple(o) for o in listed["offset"]] == [tuple(o) for o in result.offsets]
+    assert [tuple(o) for o in listed["original"]] == [tuple(o) for o in result.original_offsets]
+    assert doc["tokenization_text"] == result.tokenization_text and doc["raw_text"] == text
+    assert all(len(column) == len(result.ids) for column in listed.values())
+    assert data == json.dumps(doc, ensure_ascii=False, separators=(",", ":"))  # no indentation, no padding
+    assert len(data.encode("utf-8")) < 120 * len(result.ids) + 2 * len(text.encode("utf-8")) + 2_000
 
 
 # ---------------------------------------------------------------- HTML

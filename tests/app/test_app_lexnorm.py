@@ -277,3 +277,16 @@ def test_saving_twice_keeps_one_entry_per_name():
     assert any("is already in this session's tokenizers" in s.value for s in at.success)
     labels = [e.label for e in at.session_state["tokapp_session_tokenizers"].values()]
     assert len(labels) == len(set(labels)) == 1
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("bad.json", b'{"ngl": ', "invalid JSON"),
+    ("deep.json", b"[" * 100_000, "nested too deeply"),  # json's RecursionError: the file's fault all the same
+    ("bad.csv", b"only-one-column\n", "needs two columns"),
+])
+def test_a_bad_lexicon_upload_is_an_st_error_not_a_traceback(name, data, message):
+    at = open_noisy()
+    at.file_uploader(key="ln_lexicon_upload").set_value((name, data, "text/plain")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+

@@ -1,4 +1,4 @@
-"""Long documents on the Offsets inspector and Compare (AppTest): the whole text is checked, one window drawn,
+"""Long documents on the Offsets inspector, Compare and the Playground (AppTest): the whole text is checked, one window drawn,
 the window moves, the caps are stated, and the downloads are built only when clicked."""
 
 from __future__ import annotations
@@ -58,3 +58,24 @@ def test_the_text_areas_take_a_hundred_thousand_characters():
     assert not at.text_area(key="oi_text").max_chars  # 0: no limit
     assert not open_page("3_Compare.py").text_area(key="cmp_text").max_chars
     assert windows.MAX_TEXT_CHARS == 100_000
+
+
+def test_the_playground_sends_one_page_of_its_token_table_and_offers_every_row_as_csv():
+    text = "a, b\n" * 600  # 3,000 one-character tokens with the default tokenizer
+    at = open_page("1_Playground.py")
+    at.text_area(key="pg_text").input(text).run()
+    assert not at.exception and not at.error
+    frame = at.dataframe[0].value
+    assert len(frame) == windows.TABLE_ROWS and list(frame["#"])[:1] == [0]
+    page = at.number_input(key="pg_table_page")
+    assert page.value == 1 and page.max == windows.window_count(3000, windows.TABLE_ROWS)
+    page.set_value(3).run()
+    frame = at.dataframe[0].value
+    assert list(frame["#"]) == list(range(2 * windows.TABLE_ROWS, 3 * windows.TABLE_ROWS))
+    assert any("Rows 1,000–1,499 of 3,000" in c.value for c in at.caption)
+    assert at.get("download_button")[0].label == "Download the whole table (CSV)"
+    at.text_area(key="pg_text").input(text[:700]).run()  # fewer pages now: the last one, not an error
+    assert not at.exception and at.number_input(key="pg_table_page").value == 2
+    assert list(at.dataframe[0].value["#"]) == list(range(windows.TABLE_ROWS, 700))
+    at.text_area(key="pg_text").input("short").run()
+    assert not at.exception and len(at.dataframe[0].value) == 5 and not at.number_input

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 import tokcore
 from tokapp import samples, stages
+from tokapp.markdown import md_text
 
 TEXTS = ["Héllo, WORLD!  Tokenizers don't agree 🙂", "a\tb\n c", "", "[CLS] <|endoftext|> <UNK> x",
          "new pix coming tmrw 🙂🙂 café"]
@@ -100,6 +101,26 @@ def test_pipeline_page_under_apptest():
     for key in at.selectbox(key="ps_tok").options:
         at.selectbox(key="ps_tok").set_value(key).run()
         assert not at.exception and not at.error, key
+
+
+def test_a_link_to_an_unknown_tokenizer_says_which_and_what_is_shown_instead():
+    page = str(ROOT / "pages" / "8_Pipeline_stages.py")
+    at = AppTest.from_file(page, default_timeout=60)
+    at.query_params["ps_tok"] = "file:gone_tokenizer.json"
+    at.run()
+    assert not at.exception and not at.error
+    fallback = next(s for s in samples.builtin_specs() if s.key == samples.DEFAULT_KEY)
+    assert at.selectbox(key="ps_tok").value == fallback.key
+    [warning] = at.warning
+    assert f"({md_text('file:gone_tokenizer.json')})" in warning.value and f"“{fallback.label}” instead" in warning.value
+    at.text_area(key="ps_text").input("another text").run()  # still true, still said
+    assert len(at.warning) == 1
+    at.selectbox(key="ps_tok").set_value("file:english_wordpiece.json").run()  # the person chose: no more
+    assert not at.warning
+    at = AppTest.from_file(page, default_timeout=60)
+    at.query_params["ps_tok"] = "file:english_wordpiece.json"
+    at.run()
+    assert at.selectbox(key="ps_tok").value == "file:english_wordpiece.json" and not at.warning
 
 
 def test_one_input_character_written_as_many_is_one_run():

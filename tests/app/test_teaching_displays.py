@@ -128,6 +128,6 @@ def test_caps_apply_to_links_and_pastes_and_say_so():
 def test_playground_link_carries_template_and_draw_over_and_names_what_it_drops():
     at = playground(pg_add_special="false", pg_coords="raw input", pg_tok="upload:deadbeef")
     assert at.toggle(key="pg_add_special").value is False and at.radio(key="pg_coords").value == "raw input"
-    assert any("does not have (upload:deadbeef)" in i.value for i in at.info)
+    assert any(f"does not have ({md_text('upload:deadbeef')})" in w.value for w in at.warning)
     at = playground(session={"session:mine": ("Mine", tokcore.CharTokenizer())}, pg_tok="session:mine")
     assert any("cannot carry" in c.value and "Mine" in c.value for c in at.caption)

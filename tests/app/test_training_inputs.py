@@ -158,3 +158,29 @@ def test_the_unigram_loss_metric_says_which_vocabulary_it_measured():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Final vocabulary"] == "100"  # the size asked for, after the cut
     assert "Final loss" not in metrics and "Loss of the last EM run" in metrics  # measured on the 110 pieces before it
+
+
+def test_an_uploaded_corpus_stays_selectable_after_switching_to_a_builtin_and_back():
+    at = upload(page("5_Train_BPE.py"), "tb", "mine.txt", b"zig zag zig\nzag zug")
+    first = T.upload_corpus("mine.txt", b"zig zag zig\nzag zug")
+    corpus_metric = lambda: next(m.value for m in at.metric if m.label == "Corpus")  # noqa: E731
+    assert corpus_metric() == "3 words" and at.selectbox(key="tb_upload_pick").value == first.key
+    at.selectbox(key="tb_corpus").set_value("english").run()
+    assert not at.exception and corpus_metric() != "3 words"
+    at.selectbox(key="tb_corpus").set_value("upload").run()
+    assert not at.exception and not at.error
+    assert not any("Upload a text file" in i.value for i in at.info)
+    assert at.selectbox(key="tb_upload_pick").value == first.key and corpus_metric() == "3 words"
+    at.file_uploader(key="tb_upload").set_value(("other.txt", b"one two three four", "text/plain")).run()
+    pick = at.selectbox(key="tb_upload_pick")
+    assert pick.value != first.key and corpus_metric() == "4 words"
+    assert pick.options[1].startswith("mine.txt")  # the earlier upload, still offered
+    pick.set_value(first.key).run()
+    assert corpus_metric() == "3 words"
+
+
+def test_a_deeply_nested_json_corpus_is_an_error_not_a_traceback():
+    with pytest.raises(ValueError, match="nested too deeply"):
+        T.upload_corpus("deep.json", b"[" * 100_000)
+    at = upload(page("5_Train_BPE.py"), "tb", "deep.json", b"[" * 100_000)
+    assert any("nested too deeply" in e.value for e in at.error)

@@ -112,6 +112,9 @@ def upload_corpus(name: str, data: bytes) -> Corpus:
             counts = _counts_from_json(json.loads(text), name)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        except RecursionError:  # json's own limit on nesting: still the file's fault, not a bug
+            raise ValueError(f"{name}: the JSON is nested too deeply to read; a corpus is {{\"words\": "
+                             "{word: count}}") from None
         return Corpus("upload:" + hashlib.sha256(data).hexdigest()[:16], f"Uploaded: {name}", counts=counts)
     corpus = text_corpus(text, f"Uploaded: {name}")
     return Corpus("upload:" + corpus.key, corpus.label, lines=corpus.lines)
