@@ -20,6 +20,7 @@ from collections import Counter
 from itertools import accumulate, chain, compress, islice, repeat
 from operator import add, call, is_, not_
 
+from ..text.ascii_twin import ascii_twin as file_ascii_twin
 from ..text.byte_level import _TO_CHARS as BYTE_CHARS
 from ..text.byte_level import bytes_to_chars
 from ..text.onig_regex import regex_timed_out, search_timeout
@@ -63,14 +64,21 @@ _NON_SPACE_RUNS = _non_space_runs
 def _isolated_words(rx, view_of=None, ascii_rx=None):
     """Words of the Isolated behavior: matches and the gaps between them, covering the text.
 
-    ``ascii_rx``: a pattern that finds the same matches as ``rx`` on ASCII text (used there)."""
+    ``ascii_rx``: our own pattern that finds the same matches as ``rx`` on ASCII text (used
+    there). Without one, a file pattern whose backtracking is proven bounded for the text's
+    length takes its ``re`` twin on ASCII text (``tokcore.text.ascii_twin``)."""
     findall, finditer = rx.findall, rx.finditer
     ascii_findall = ascii_rx.findall if ascii_rx is not None else None
+    file_twin = _file_twin(rx) if ascii_rx is None else None
     plain = rx.groups == 0
 
     def words(text):
         is_ascii = text.isascii()
         limit = search_timeout(rx, len(text))  # a Split pattern comes from a file: time-bound
+        if is_ascii and file_twin is not None and limit is None:
+            found = file_twin(text)
+            if found is not None:
+                return found, None
         try:
             if not is_ascii and ascii_rx is not None and plain and len(text) >= _SPARSE_MIN:
                 found = _sparse_non_ascii_words(text, view_of, findall, ascii_findall, limit)
@@ -96,6 +104,22 @@ def _isolated_words(rx, view_of=None, ascii_rx=None):
             raise regex_timed_out(rx, len(text)) from None
 
     return words
+
+
+def _file_twin(rx):
+    """A finder of ``rx``'s matches through its ``re`` twin on ASCII text: the matches when they cover
+    the text with no empty one (else ``None``: gaps and Oniguruma's empty-match rules take the
+    general path). ``None`` for a pattern with groups (``findall`` gives groups) or no twin."""
+    twin = file_ascii_twin(rx.pattern, rx.flags) if rx.groups == 0 else None
+    if twin is None:
+        return None
+    findall = twin.findall
+
+    def cover(text):
+        found = findall(text)
+        return found if "" not in found and sum(map(len, found)) == len(text) else None
+
+    return cover
 
 
 def _chunk_words(char_spans, inner=None, ascii_inner=None):
