@@ -104,7 +104,8 @@ def user_regex_timeout(n_chars: int) -> float:
 
 # Flags under which a pattern does not mean what ``regex_cost`` parses (verbose syntax, full case
 # folding, POSIX leftmost-longest, V1 sets, fuzzy matching): such patterns always run timed.
-_ODD_FLAGS = regex.VERBOSE | regex.FULLCASE | regex.POSIX | regex.VERSION1 | regex.BESTMATCH | regex.ENHANCEMATCH
+# (an int: a compiled pattern's flags are one, and an enum operand would cost a Python-level __and__ per search)
+_ODD_FLAGS = int(regex.VERBOSE | regex.FULLCASE | regex.POSIX | regex.VERSION1 | regex.BESTMATCH | regex.ENHANCEMATCH)
 # Backtracking steps the ``regex`` module takes in well under a second (5-10e7 a second seen on a
 # busy 2-core machine), far below what the timeout allows.
 _STEP_BUDGET = 2e7
