@@ -29,12 +29,10 @@ def _tokenizer(**stages) -> tokcore.Tokenizer:
 @pytest.fixture(autouse=True)
 def _short_budget(monkeypatch):
     # The budget scales with the text; a short one keeps these tests quick on a busy machine.
-    import tokcore.fast.words as words
-    import tokcore.pre_tokenizers.split as split
+    # Every timed search takes it from ``search_timeout``, in onig_regex.
     import tokcore.text.onig_regex as onig
 
-    for module in (onig, split, words):
-        monkeypatch.setattr(module, "user_regex_timeout", lambda n: 0.5)
+    monkeypatch.setattr(onig, "user_regex_timeout", lambda n: 0.5)
 
 
 @pytest.mark.parametrize("fast", [True, False])
