@@ -97,16 +97,26 @@ def uses_tools(messages: list[dict]) -> bool:
     return any(m.get("tool_calls") or m.get("role") == "tool" for m in messages)
 
 
-def dropped_calls_warning(rendered: str, messages: list[dict]) -> str | None:
-    """A warning when a template left tool calls out of its prompt (it has no tool-call support), else ``None``.
+def without_calls(messages: list[dict]) -> list[dict]:
+    """The conversation with every ``tool_calls`` removed: rendering it tells whether a template writes calls at all.
 
-    ``dropped_calls_warning("<user>hi", [{"role": "assistant", "tool_calls": [{"function": {"name": "f"}}]}])``
+    ``without_calls([{"role": "assistant", "content": "", "tool_calls": []}]) == [{"role": "assistant", "content": ""}]``
+    """
+    return [{key: value for key, value in m.items() if key != "tool_calls"} for m in messages]
+
+
+def dropped_calls_warning(with_calls: str, without: str, messages: list[dict]) -> str | None:
+    """A warning when the prompt is the same with and without the tool calls (the template ignores them), else
+    ``None``. Comparing two renders, not looking for the tool's name, since templates that list the tools have it
+    in the prompt anyway.
+
+    ``dropped_calls_warning("p", "p", [{"role": "assistant", "tool_calls": [{"function": {"name": "f"}}]}])``
     names ``f``.
     """
-    missing = sorted({name for name in call_names(messages) if name not in rendered})
-    if not missing:
+    names = sorted(set(call_names(messages)))
+    if not names or with_calls != without:
         return None
-    listed = ", ".join(f"`{name}`" for name in missing)
+    listed = ", ".join(f"`{name}`" for name in names)
     return (f"This template does not write tool calls: the call to {listed} is not in its prompt. "
             "Pick a template with tool support (e.g. the ChatML sample) to compare how calls are formatted.")
 

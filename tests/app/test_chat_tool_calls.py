@@ -66,12 +66,15 @@ def test_the_chatml_sample_writes_tool_calls_after_the_content():
     messages[2]["tool_calls"].append({"type": "function", "function": {"name": "now", "arguments": {}}})
     text = tokcore.render_chat(CHATML_FOLDER, messages)
     assert "assistant\nChecking.\n<tool_call>\n" in text and '</tool_call>\n<tool_call>\n{"name": "now"' in text
-    assert chat_tool_calls.dropped_calls_warning(text, messages) is None
+    assert chat_tool_calls.dropped_calls_warning(
+        text, tokcore.render_chat(CHATML_FOLDER, chat_tool_calls.without_calls(messages)), messages) is None
 
 
 def test_templates_that_drop_or_refuse_tool_calls_get_a_hint():
     messages = chat_tool_calls.example_messages()
-    warning = chat_tool_calls.dropped_calls_warning("<|user|>\nWhat's the weather?</s>", messages)
+    assert all("tool_calls" not in m for m in chat_tool_calls.without_calls(messages))
+    assert "tool_calls" in messages[2], "the conversation itself is left alone"
+    warning = chat_tool_calls.dropped_calls_warning("<|user|>\nget_weather</s>", "<|user|>\nget_weather</s>", messages)
     assert "does not write tool calls" in warning and "`get_weather`" in warning
     assert "ChatML sample" in chat_tool_calls.refused_hint(messages)
     assert chat_tool_calls.refused_hint([{"role": "user", "content": "hi"}]) == ""
