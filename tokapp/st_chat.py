@@ -143,7 +143,7 @@ def message_editor() -> list[dict]:
         try:
             message = chat_tool_calls.build_message(role, content, position=position + 1, **fields)
         except ValueError as exc:
-            st.error(f"{exc} Message {position + 1} is rendered without its tool calls until this is fixed.",
+            st.error(f"{exc}\n\nMessage {position + 1} is rendered without its tool calls until this is fixed.",
                      icon=":material/error:")
             message = chat_tool_calls.build_message(role, content, position=position + 1)
         messages.append(message)
