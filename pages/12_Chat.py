@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from tokapp import chat_view, st_chat, st_common
+from tokapp import chat_tool_calls, chat_view, st_chat, st_common
 
 st_common.page_setup()
 st_chat.init_state()
@@ -35,6 +35,9 @@ if not messages:
 results = [st_chat.run_model(model, messages, tools, agp) for model in configs]
 st.subheader("The prompt, token by token")
 st.html(chat_view.legend_html(palette))
+if chat_tool_calls.call_names(messages):
+    st.caption("Tool calls are written by the template from your JSON, so their tokens count as the template's: "
+               "only message contents are coloured as yours.")
 for column, result in zip(st.columns(len(results)), results):
     with column:
         label = chat_view.md_escape(result.model.label)

@@ -2,7 +2,10 @@
 template, and the cached renders and encodings.
 
 Widget keys start with ``chat_``; ``init_state`` creates the page's state in one place. Messages have stable ids,
-so removing one never shifts another's widgets: message ``n`` has ``chat_role_<n>`` and ``chat_content_<n>``.
+so removing one never shifts another's widgets: message ``n`` has ``chat_role_<n>`` and ``chat_content_<n>``, and,
+by its role, ``chat_calls_<n>`` (an assistant's tool calls as JSON) or ``chat_tool_name_<n>`` and
+``chat_call_id_<n>`` (a tool result's ``name`` and ``tool_call_id``); ``tokapp.chat_tool_calls`` turns them into
+transformers messages.
 Renders are cached with ``st.cache_data`` keyed by plain strings (the config, messages and tools as JSON);
 encodings by the tokenizer's cache key and the render's digest. Every engine error is shown with ``st.error``.
 
@@ -20,7 +23,7 @@ import streamlit as st
 
 import tokcore
 
-from . import chat_sources, st_common
+from . import chat_sources, chat_tool_calls, st_common
 from .samples import SampleSpec
 from .tokens import TokenView
 
@@ -40,15 +43,41 @@ def content_key(n: int) -> str:
     return f"{P}_content_{n}"
 
 
+def calls_key(n: int) -> str:
+    return f"{P}_calls_{n}"
+
+
+def tool_name_key(n: int) -> str:
+    return f"{P}_tool_name_{n}"
+
+
+def call_id_key(n: int) -> str:
+    return f"{P}_call_id_{n}"
+
+
+def _row_keys(n: int) -> tuple[str, ...]:
+    return role_key(n), content_key(n), calls_key(n), tool_name_key(n), call_id_key(n)
+
+
+def _set_conversation(rows: list[dict]) -> None:
+    """Replace the editor's messages with ``rows`` (dicts of role, content and the optional tool fields)."""
+    for n in st.session_state.get(IDS, []):
+        for key in _row_keys(n):
+            st.session_state.pop(key, None)
+    start = st.session_state.get(NEXT_ID, 0)
+    for n, row in enumerate(rows, start):
+        fields = (row["role"], row["content"], row.get("calls_text", ""), row.get("name", ""), row.get("call_id", ""))
+        for key, value in zip(_row_keys(n), fields):
+            st.session_state[key] = value
+    st.session_state[IDS] = list(range(start, start + len(rows)))
+    st.session_state[NEXT_ID] = start + len(rows)
+
+
 def init_state() -> None:
     """The page's state, created once: the default conversation, two chat samples side by side, the options."""
     st_common.init_state()
     if IDS not in st.session_state:
-        for n, (role, content) in enumerate(chat_sources.DEFAULT_CONVERSATION):
-            st.session_state[role_key(n)] = role
-            st.session_state[content_key(n)] = content
-        st.session_state[IDS] = list(range(len(chat_sources.DEFAULT_CONVERSATION)))
-        st.session_state[NEXT_ID] = len(chat_sources.DEFAULT_CONVERSATION)
+        _set_conversation([{"role": role, "content": content} for role, content in chat_sources.DEFAULT_CONVERSATION])
     st.session_state.setdefault(MODELS, list(chat_sources.DEFAULT_KEYS))
     st.session_state.setdefault(TOOLS, "")
     st.session_state.setdefault(AGP, True)
@@ -66,14 +95,41 @@ def _add_message() -> None:
     st.session_state[IDS] = ids + [n]
 
 
+def _load_tool_example() -> None:
+    """The built-in tool-use conversation (a call, its result, the answer) and its tool's schema."""
+    _set_conversation(list(chat_tool_calls.EXAMPLE_CONVERSATION))
+    st.session_state[TOOLS] = json.dumps(chat_tool_calls.EXAMPLE_TOOLS, indent=2, ensure_ascii=False)
+
+
 def _remove_message(n: int) -> None:
     st.session_state[IDS] = [i for i in st.session_state[IDS] if i != n]
-    for key in (role_key(n), content_key(n)):
+    for key in _row_keys(n):
         st.session_state.pop(key, None)
 
 
+def _tool_fields(n: int, position: int, role: str) -> dict:
+    """The row's tool fields: an assistant's tool calls (JSON), or a tool result's name and call id."""
+    if role == "assistant":
+        return {"calls_text": st.text_area(
+            f"Tool calls of message {position} (JSON, optional)", key=calls_key(n), height=68, max_chars=20_000,
+            placeholder=chat_tool_calls.CALLS_PLACEHOLDER,
+            help="A list of calls in transformers' format, `{\"type\": \"function\", \"function\": {\"name\": ..., "
+                 "\"arguments\": {...}}}` (an `id` is kept), or the short `{\"name\": ..., \"arguments\": {...}}`. "
+                 "Arguments are a JSON object.")}
+    if role == "tool":
+        name_col, id_col = st.columns(2)
+        return {"name": name_col.text_input(f"Tool name of message {position} (optional)", key=tool_name_key(n),
+                                            placeholder="get_weather", help="The message's `name`: the tool that ran."),
+                "call_id": id_col.text_input(f"Tool call id of message {position} (optional)", key=call_id_key(n),
+                                             placeholder="call_1",
+                                             help="The message's `tool_call_id`: the `id` of the call it answers.")}
+    return {}
+
+
 def message_editor() -> list[dict]:
-    """One row per message (role, content, remove), then "Add message"; returns the messages as dicts."""
+    """One row per message (role, content, remove, and the tool fields its role has), then "Add message" and the
+    tool example; returns the messages as transformers dicts. Bad tool-call JSON is an ``st.error`` and that
+    message is rendered without its tool calls until it is fixed."""
     messages = []
     for position, n in enumerate(st.session_state[IDS]):
         role_col, content_col, remove_col = st.columns([1.2, 6, 0.5], vertical_alignment="center")
@@ -83,9 +139,21 @@ def message_editor() -> list[dict]:
                                         placeholder=f"What the {role} says")
         remove_col.button("", key=f"{P}_remove_{n}", icon=":material/delete:", help=f"Remove message {position + 1}",
                           on_click=_remove_message, args=(n,))
-        messages.append({"role": role, "content": content})
-    st.button("Add message", key=f"{P}_add", icon=":material/add:", on_click=_add_message,
-              disabled=len(messages) >= MAX_MESSAGES)
+        fields = _tool_fields(n, position + 1, role)
+        try:
+            message = chat_tool_calls.build_message(role, content, position=position + 1, **fields)
+        except ValueError as exc:
+            st.error(f"{exc}\n\nMessage {position + 1} is rendered without its tool calls until this is fixed.",
+                     icon=":material/error:")
+            message = chat_tool_calls.build_message(role, content, position=position + 1)
+        messages.append(message)
+    add_col, example_col = st.columns(2)
+    add_col.button("Add message", key=f"{P}_add", icon=":material/add:", on_click=_add_message,
+                   disabled=len(messages) >= MAX_MESSAGES)
+    example_col.button("Load the tool-call example", key=f"{P}_tool_example", icon=":material/build:",
+                       on_click=_load_tool_example,
+                       help="Replaces the conversation with a tool call, its result and the answer, and fills "
+                            "the tools box.")
     return messages
 
 
@@ -180,7 +248,8 @@ def user_template(configs: list[ModelConfig], *, where=None) -> list[ModelConfig
 
 # ---------------------------------------------------------------- render and encode
 def _dump(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    # Keys keep their order: templates write arguments and tool schemas with |tojson in the order given.
+    return json.dumps(value, ensure_ascii=False)
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
@@ -209,6 +278,17 @@ class ChatResult:
     error: str | None = None
 
 
+def _dropped_calls(config_json: str, messages: list[dict], tools_json: str, agp: bool, text: str) -> str | None:
+    """The warning for a template that ignores tool calls: the prompt does not change when they are left out."""
+    if not chat_tool_calls.call_names(messages):
+        return None
+    try:
+        without = _render(config_json, _dump(chat_tool_calls.without_calls(messages)), tools_json, agp).text
+    except (ValueError, TypeError, KeyError, LookupError, RecursionError):
+        return None  # the template needs the calls to render at all: it does not ignore them
+    return chat_tool_calls.dropped_calls_warning(text, without, messages)
+
+
 def run_model(model: ModelConfig, messages: list[dict], tools: list[dict] | None, agp: bool) -> ChatResult:
     """Render and encode the conversation for one model; every engine error becomes ``ChatResult.error``."""
     if model.config is None:
@@ -220,5 +300,8 @@ def run_model(model: ModelConfig, messages: list[dict], tools: list[dict] | None
         owners, counts, template_count, warnings = _encode(model.spec.cache_key, digest, model.spec, render)
         view = st_common.token_view(model.spec, render.text, add_special_tokens=False)
     except (ValueError, TypeError, KeyError, LookupError, RecursionError) as exc:
-        return ChatResult(model, error=chat_sources.named_error(st_common.error_message(exc), model.origin or "the template"))
-    return ChatResult(model, render, view, tuple(owners), tuple(counts), template_count, tuple(warnings))
+        message = chat_sources.named_error(st_common.error_message(exc), model.origin or "the template")
+        return ChatResult(model, error=message + chat_tool_calls.refused_hint(messages))
+    dropped = _dropped_calls(config_json, messages, tools_json, agp, render.text)
+    warnings = (*warnings, dropped) if dropped else tuple(warnings)
+    return ChatResult(model, render, view, tuple(owners), tuple(counts), template_count, warnings)

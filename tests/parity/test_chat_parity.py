@@ -202,3 +202,23 @@ def test_the_clock_is_pinned_on_both_sides():
     config = {"chat_template": "{{ strftime_now('%Y-%m-%d') }}"}
     assert tokcore.render_chat(config, [{"role": "user", "content": "x"}], now=FROZEN_NOW) == "2024-07-26"
     assert hf_tokenizer(config).apply_chat_template([{"role": "user", "content": "x"}], tokenize=False) == "2024-07-26"
+
+
+def test_the_chat_pages_tool_call_example_matches_transformers():
+    """The Chat page's built-in tool-call conversation (a call with an id, its result with name and tool_call_id,
+    the answer), with and without the tools, through every shared config and the ChatML sample the page offers
+    for tools: the prompt the page shows is the one transformers renders."""
+    from tokapp import chat_sources, chat_tool_calls
+
+    messages = chat_tool_calls.example_messages()
+    configs = [(path.name, path, json.loads(path.read_text(encoding="utf-8"))) for path in sorted(chat_dir().glob("*.json"))]
+    chatml = chat_sources.own_config(chat_sources.CHAT_SAMPLES[0].tokenizer_key)
+    configs.append(("ChatML sample", chatml, chatml))
+    rendered_calls = 0
+    for label, source, config in configs:
+        tokenizer = hf_tokenizer(config)
+        for tools in (chat_tool_calls.EXAMPLE_TOOLS, None):
+            expected, got = both(source, tokenizer, messages, tools=tools, add_generation_prompt=False)
+            assert_same(expected, got, f"{label} x tool example (tools={tools is not None})")
+            rendered_calls += isinstance(got, str) and '"city": "Paris"' in got
+    assert rendered_calls >= 4, "Qwen, Llama 3.1, Command R and the ChatML sample write the call"
