@@ -116,12 +116,30 @@ def search_timeout(rx: "regex.Pattern[str]", n_chars: int) -> float | None:
     worst case is proven small (``regex_cost``), since a timeout costs ``regex`` a clock read per
     match attempt. ``search_timeout(regex.compile("[a-z]+"), 10**6) is None``;
     ``search_timeout(regex.compile("(a+)+b"), 10) == 2.0002``."""
+    longest = _UNTIMED_UP_TO.get(rx)
+    if longest is None:
+        if len(_UNTIMED_UP_TO) >= 256:  # patterns come from files: few, but keep the table bounded
+            _UNTIMED_UP_TO.clear()
+        longest = _UNTIMED_UP_TO[rx] = _untimed_up_to(rx)
+    return None if n_chars <= longest else user_regex_timeout(n_chars)
+
+
+_UNTIMED_UP_TO: dict = {}  # pattern -> the longest text it may search without a timeout (one lookup a search)
+
+
+def _untimed_up_to(rx: "regex.Pattern[str]") -> float:
+    """The most characters ``rx`` searches within ``_STEP_BUDGET`` by its proven bound (-1: none;
+    infinity: linear). ``_untimed_up_to(regex.compile(r"\\s+(?!\\S)|\\s+")) == 2580``."""
     bound = backtrack_degree(rx.pattern, bool(rx.flags & _ODD_FLAGS))
-    if bound is not None:
-        coef, degree = bound
-        if degree == 0 or float(n_chars + 1) ** (degree + 1) * coef <= _STEP_BUDGET:
-            return None
-    return user_regex_timeout(n_chars)
+    if bound is None:
+        return -1
+    coef, degree = bound
+    if degree == 0:
+        return float("inf")
+    n = int((_STEP_BUDGET / coef) ** (1 / (degree + 1))) - 1
+    while n >= 0 and float(n + 1) ** (degree + 1) * coef > _STEP_BUDGET:  # float roots can overshoot by one
+        n -= 1
+    return n
 
 
 def regex_timed_out(rx: "regex.Pattern[str]", n_chars: int) -> ConfigurationError:
