@@ -28,7 +28,7 @@ ASCII = st.text(alphabet=st.sampled_from(string.printable + "\x1c\x1d\x1e\x1f\x0
 
 
 @pytest.mark.parametrize("pattern", PATTERNS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(text=ASCII)
 def test_the_twin_matches_as_regex_does_on_ascii(pattern, text):
     twin = ascii_twin(pattern, regex.compile(pattern).flags)
