@@ -61,7 +61,9 @@ def click_until(page, button: str, shown, *, tries: int = 3, timeout_ms: int = 2
     the run settles, click again if ``shown`` did not appear (never more than ``tries`` times).
     """
     for _ in range(tries):
-        target = page.get_by_role("button", name=button)
+        # ``first``: while a rerun redraws the page, Streamlit can show the old button beside the new
+        # one for a moment (a strict-mode error on wait_for); a dropped click is retried below.
+        target = page.get_by_role("button", name=button).first
         try:
             # A loaded server may still be drawing the page: as long as a script run may take.
             target.wait_for(timeout=SCRIPT_RUN_TIMEOUT_MS)
