@@ -42,13 +42,13 @@ print(json.dumps({{"base_kb": base, "resident_kb": resident, "peak_kb": peak, "t
 """
 
 
-def probe(mb: int):
+def probe(mb: float):
     """Rows ``(case, peak MB added by encoding, text MB, limit)`` for three ways of encoding ``mb`` MB."""
     code = _CHILD.format(root=str(ROOT), bench=str(ROOT / "bench"))
     for mode, label in (("ids", "ids read, whole text"), ("offsets", "with offsets, ids read, whole text"),
                         ("read", "with offsets, whole text, every list read"),
                         ("lines", "with offsets, ids read, line by line")):
-        out = subprocess.run([sys.executable, "-c", code, mode, str(mb * 1_000_000)], capture_output=True, text=True,
+        out = subprocess.run([sys.executable, "-c", code, mode, str(int(mb * 1_000_000))], capture_output=True, text=True,
                              check=True)
         r = json.loads(out.stdout.strip().splitlines()[-1])
         text_mb = r["text_bytes"] / 1e6

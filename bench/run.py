@@ -4,6 +4,7 @@ Run from the repository root (the peers come with the test extra, never with tok
 
     python bench/run.py            # full run, a few minutes
     python bench/run.py --quick    # smaller text and vocabularies, under a minute or two
+    python bench/run.py --smoke    # the smallest inputs, one repeat: every row prints, its figures mean little
     python bench/run.py --only users,load
 
 The ``users`` rows come first: every result read, warm and cold, per tokenizer family
@@ -163,7 +164,7 @@ def bench_parallel(args, table: Table) -> None:
         t_par, t_one = time_best(
             lambda: [_read_ours(r) for r in tok.encode_batch(lines, return_offsets=True, processes=2)],
             lambda: [_read_ours(r) for r in tok.encode_batch(lines, return_offsets=True)],
-            repeat=max(args.repeat, 5),
+            repeat=1 if args.smoke else max(args.repeat, 5),
         )
         table.row("batch, 2 processes", f"{label}, {len(lines)} lines, read", size_kb / t_par, "1 process",
                   size_kb / t_one, 1.6)
@@ -172,7 +173,7 @@ def bench_parallel(args, table: Table) -> None:
 def bench_memory(args, table: Table) -> None:
     from memory_probe import probe
 
-    mb = 2 if args.quick else 10
+    mb = 0.2 if args.smoke else 2 if args.quick else 10
     for row in probe(mb):
         table.memory(*row)
 
@@ -185,10 +186,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller text, vocabularies and repeats")
     ap.add_argument("--only", default="", help=f"comma-separated sections: {','.join(SECTIONS)}")
+    ap.add_argument("--smoke", action="store_true",
+                    help="the smallest inputs and one repeat: checks that every row runs and prints (the tests use it); "
+                         "its ratios are too noisy to read")
     ap.add_argument("--repeat", type=int, default=None, help="timed repeats per measurement (best is kept)")
     args = ap.parse_args(argv)
-    args.kb = 100 if args.quick else 400
-    args.repeat = args.repeat or (2 if args.quick else 3)
+    args.quick = args.quick or args.smoke
+    args.kb = 10 if args.smoke else 100 if args.quick else 400
+    args.repeat = 1 if args.smoke else args.repeat or (2 if args.quick else 3)
     only = [s for s in args.only.split(",") if s] or list(SECTIONS)
     for line in machine_lines():
         print(line)

@@ -64,19 +64,20 @@ SP_FAMILIES = (
 )
 
 
-def cold_lines(*, quick: bool = False) -> list[str]:
+def cold_lines(*, quick: bool = False, smoke: bool = False) -> list[str]:
     """Botchan's lines, then the first three non-empty lines of every UDHR text (``quick``: a
-    fifth of botchan and one line of each)."""
+    fifth of botchan and one line of each; ``smoke``: a fiftieth of botchan and one line of every
+    tenth text)."""
     corpora = data_dir() / "corpora"
     lines = [ln for ln in (corpora / "botchan.txt").read_text(encoding="utf-8").splitlines() if ln.strip()]
-    if quick:
-        lines = lines[: len(lines) // 5]
-    for path in sorted((corpora / "udhr").glob("*.txt")):
+    if quick or smoke:
+        lines = lines[: len(lines) // (50 if smoke else 5)]
+    for path in sorted((corpora / "udhr").glob("*.txt"))[:: 10 if smoke else 1]:
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
-        lines += [ln for ln in text.splitlines() if ln.strip()][: 1 if quick else 3]
+        lines += [ln for ln in text.splitlines() if ln.strip()][: 1 if quick or smoke else 3]
     return lines
 
 
@@ -106,7 +107,7 @@ def user_rows(args, table: Table) -> None:
 
     D = data_dir()
     warm = [ln for ln in english_text(args.kb * 1000).split("\n") if ln]
-    cold = cold_lines(quick=args.quick)
+    cold = cold_lines(quick=args.quick, smoke=getattr(args, "smoke", False))
     kb = (sum(len(x.encode("utf-8")) for x in warm) / 1000, sum(len(x.encode("utf-8")) for x in cold) / 1000)
     table.note(f"users: warm = {len(warm)} lines ({kb[0]:.0f} KB) encoded again by the same object; "
                f"cold = {len(cold)} lines ({kb[1]:.0f} KB, botchan + 3 lines of every UDHR language) "
@@ -192,7 +193,7 @@ def load_rows(args, table: Table) -> None:
     from tokcore.loaders.parsed_cache import CACHE_FROM_BYTES
 
     D = data_dir()
-    repeat = max(3, args.repeat)
+    repeat = 1 if getattr(args, "smoke", False) else max(3, args.repeat)
     files = [D / "reference/hf/gpt2/tokenizer.json", D / "reference/hf/minilm/tokenizer.json",
              *sorted((D / "reference/hf/trained").glob("*.json"))]
     for path in files:
