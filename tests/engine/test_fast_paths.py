@@ -106,7 +106,7 @@ def _variant(kind, name, pre_tokenizer):
 def test_byte_level_variants(options, text):
     from tokcore.pre_tokenizers.standard import ByteLevel
 
-    a, b = _VARIANTS.setdefault(("bl", str(options)), _variant("hf", "gpt2/tokenizer.json", ByteLevel(**options)))
+    a, b = _variant_of(("bl", str(options)), lambda: _variant("hf", "gpt2/tokenizer.json", ByteLevel(**options)))
     same(a, b, text)
 
 
@@ -116,8 +116,8 @@ def test_byte_level_variants(options, text):
 def test_metaspace_variants(options, text):
     from tokcore.pre_tokenizers.standard import Metaspace
 
-    a, b = _VARIANTS.setdefault(("ms", str(options)), _variant("hf", "trained/t5_style_unigram.json",
-                                                                Metaspace(**options)))
+    a, b = _variant_of(("ms", str(options)), lambda: _variant("hf", "trained/t5_style_unigram.json",
+                                                              Metaspace(**options)))
     same(a, b, text)
 
 
@@ -128,11 +128,19 @@ def test_whitespace_family_and_no_pre_tokenizer(pre, text):
     from tokcore.pre_tokenizers import standard as pre_tokenizers
 
     component = getattr(pre_tokenizers, pre)() if pre else None
-    a, b = _VARIANTS.setdefault(("ws", pre), _variant("hf", "minilm/tokenizer.json", component))
+    a, b = _variant_of(("ws", pre), lambda: _variant("hf", "minilm/tokenizer.json", component))
     same(a, b, text)
 
 
 _VARIANTS: dict = {}
+
+
+def _variant_of(key, make):
+    """The (fast, reference) pair for ``key``, made once per test session (deep copies of a whole
+    tokenizer: ``setdefault`` would make them again for every example)."""
+    if key not in _VARIANTS:
+        _VARIANTS[key] = make()
+    return _VARIANTS[key]
 
 
 def test_changed_options_rebuild_the_plan():
