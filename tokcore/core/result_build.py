@@ -33,8 +33,9 @@ def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
 
 
 def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
-                 mappers=None, own: bool = False) -> dict:
-    """The fields of ``build_result``'s result, as a dict (every field of ``EncodeResult``)."""
+                 mappers=None, own: bool = False, one_text: bool = False) -> dict:
+    """The fields of ``build_result``'s result, as a dict (every field of ``EncodeResult``).
+    ``one_text``: the caller knows ``enc`` holds one text's tokens (no sequence id 1), as the lane does."""
     offsets = original = later = None
     if return_offsets:
         spans = enc.spans
@@ -42,14 +43,15 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
             mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
         map_a, map_b = mappers
         base = enc.spans_base
-        if base and not (fast and map_a.identity and map_b is None and type(spans) is list
-                         and 1 not in enc.sequence_ids):
+        # One text's tokens only (read once: each ``in`` pass compares every sequence id).
+        one_text = one_text or (map_b is None and 1 not in enc.sequence_ids)
+        if base and not (fast and map_a.identity and one_text and type(spans) is list):
             # Spans counted from 1 that a mapper or a column must take: back to 0 first (the
             # lane counts from 1 only where they are the offsets as they are).
             spans, base = [None if s is None else (s[0] - base, s[1] - base) for s in spans], 0
         # Built straight from the encoding's spans: no list of tuples on the way (a long text's
         # column is taken over as it is when nobody else holds the encoding).
-        identity = fast and map_a.identity and (map_b.identity if map_b is not None else 1 not in enc.sequence_ids)
+        identity = fast and map_a.identity and (map_b.identity if map_b is not None else one_text)
         if type(spans) is list and len(spans) <= _spans.COMPACT_FROM:
             if identity or base:
                 # The common case first, inline: a plain list of tuples (counted from 1 already,
@@ -67,7 +69,7 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         if identity:
             # Identity alignment: the same spans; one object when immutable, else a copy.
             original = list(offsets) if type(offsets) is list else offsets
-        elif fast and map_b is None and 1 not in enc.sequence_ids:
+        elif fast and one_text:
             original = _as_result(map_a.map_all(spans))
         else:
             by_seq = {0: map_a, 1: map_b}

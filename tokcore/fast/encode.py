@@ -56,8 +56,10 @@ def word_entries(plan: WordPlan, seg: str, byte_start: int) -> tuple | None:
     if found is None:
         return None
     found_words, starts = found
-    ents = list(map(plan.cache.get, found_words))
-    if None in ents:  # cache misses
+    # A miss reads as the empty tuple, not None: ``() in ents`` compares tuples with tuples (the
+    # empty one first by identity), where ``None in ents`` took the slow rich compare per entry.
+    ents = list(map(plan.cache.get, found_words, repeat(_MISS)))
+    if _MISS in ents:  # cache misses
         ents = [e or _entry(plan, w, False, 1) for e, w in zip(ents, found_words)]
     if not ents:
         pass
@@ -80,10 +82,10 @@ def spaced_entries(plan: WordPlan, seg: str, byte_start: int) -> list | None:
     if sep is None:
         return None
     chunks = seg.split(sep)
-    got = list(map(plan.separators[sep].get, chunks))
-    if None in got:  # cache misses (the first chunk is done below)
+    got = list(map(plan.separators[sep].get, chunks, repeat(_MISS)))
+    if _MISS in got:  # cache misses (the first chunk is done below)
         for i, g in enumerate(got):
-            if g is None and i:
+            if not g and i:
                 got[i] = _mirrored(plan, sep, chunks[i])
     head = chunks[0]
     at_origin = plan.origin_matters and byte_start == 0
@@ -126,9 +128,9 @@ def spaced_cached_entries(plan: WordPlan, text: str, *, escaped: bool = False) -
             return None
     if first is None or not plan.origin_matters:
         return None
-    words = list(map(plan.separators[sep].get, chunks))
+    words = list(map(plan.separators[sep].get, chunks, repeat(_MISS)))
     words[0] = first
-    return None if None in words else words
+    return None if _MISS in words else words
 
 
 def _separator(plan: WordPlan, text: str) -> str | None:
@@ -236,13 +238,19 @@ def _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, cha
     whose tokens cover the word end to end keeps only their byte lengths (``_LENS``), the spans
     within it being their running sum; another keeps its spans (``_STARTS``, ``_STOPS``)."""
     # Words that cover the segment, each with tokens that cover the word: the spans are the
-    # running sum of the tokens' byte lengths, found without a base per word.
+    # running sum of the tokens' byte lengths, found without a base per word. An entry without
+    # lengths (None) stops the sum with a TypeError, which saves a ``None in lens`` pass (a slow
+    # rich compare per entry) on the common path.
     lens = list(map(_LENS, ents))
+    if starts is None and table is None:
+        try:
+            ends = list(accumulate(chain.from_iterable(lens), initial=byte_start))
+        except TypeError:
+            pass
+        else:
+            spans.extend(zip(ends, islice(ends, 1, None)))
+            return
     covering = None not in lens
-    if covering and starts is None and table is None:
-        ends = list(accumulate(chain.from_iterable(lens), initial=byte_start))
-        spans.extend(zip(ends, islice(ends, 1, None)))
-        return
     if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
         starts = list(accumulate(map(len, found_words), initial=0))
         starts.pop()
@@ -293,5 +301,6 @@ def entry_stops(entry: tuple) -> tuple:
 
 
 _IDS, _TOKS, _LENS, _WOFS, _K, _N, _NBYTES = (itemgetter(i) for i in range(7))
+_MISS = ()  # a word cache's answer for a word it does not hold (entries are never empty)
 # Per token count: a word's first-token flags, (1, 0, ..., 0); None for a word without tokens.
 _FIRST_FLAGS = [None, *((1,) + (0,) * (n - 1) for n in range(1, 64))]

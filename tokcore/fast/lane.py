@@ -334,7 +334,7 @@ class _Rest:
         else:
             ns = moved
         state = result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
-                             mappers=mappers, own=True)
+                             mappers=mappers, own=True, one_text=True)
         state["ids"] = ids
         if lazy_words:
             # The sequence's tokens (sequence id 0) stand together among the inserted ones (None):

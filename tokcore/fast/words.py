@@ -82,7 +82,7 @@ def _isolated_words(rx, view_of=None, ascii_rx=None):
         try:
             if not is_ascii and ascii_rx is not None and plain and len(text) >= _SPARSE_MIN:
                 found = _sparse_non_ascii_words(text, view_of, findall, ascii_findall, limit)
-                if found is not None and "" not in found and sum(map(len, found)) == len(text):
+                if found is not None and all(found) and sum(map(len, found)) == len(text):
                     return found, None
             view = text if view_of is None or is_ascii else view_of(text)
             if plain:
@@ -92,8 +92,9 @@ def _isolated_words(rx, view_of=None, ascii_rx=None):
                     found = ascii_findall(view)
                 else:
                     found = findall(view, timeout=limit)
-                # No empty match and nothing left out: the matches alone cover the text.
-                if "" not in found and sum(map(len, found)) == len(text):
+                # No empty match and nothing left out: the matches alone cover the text (``all``
+                # tests each match's length, cheaper than comparing each with "").
+                if all(found) and sum(map(len, found)) == len(text):
                     if view is text:
                         return found, None
                     # The class view has the text's length: cut the text where the view's matches end.
@@ -117,7 +118,7 @@ def _file_twin(rx):
 
     def cover(text):
         found = findall(text)
-        return found if "" not in found and sum(map(len, found)) == len(text) else None
+        return found if all(found) and sum(map(len, found)) == len(text) else None
 
     return cover
 
