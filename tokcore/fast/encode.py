@@ -16,7 +16,7 @@ with dropout or a pre-tokenizer not listed in ``word_plan`` (those take the slow
 from __future__ import annotations
 
 from itertools import accumulate, chain, islice, repeat
-from operator import add, itemgetter, sub
+from operator import add, itemgetter, mul, sub
 
 from ..core.offsets import char_to_byte_table
 from .plan import WordPlan, _entry, word_plan
@@ -240,17 +240,15 @@ def _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, cha
     # Words that cover the segment, each with tokens that cover the word: the spans are the
     # running sum of the tokens' byte lengths, found without a base per word. An entry without
     # lengths (None) stops the sum with a TypeError, which saves a ``None in lens`` pass (a slow
-    # rich compare per entry) on the common path.
-    lens = list(map(_LENS, ents))
-    if starts is None and table is None:
-        try:
-            ends = list(accumulate(chain.from_iterable(lens), initial=byte_start))
-        except TypeError:
-            pass
-        else:
-            spans.extend(zip(ends, islice(ends, 1, None)))
-            return
-    covering = None not in lens
+    # rich compare per entry).
+    whole = starts is None and table is None
+    try:
+        ends = list(accumulate(chain.from_iterable(map(_LENS, ents)), initial=byte_start if whole else 0))
+    except TypeError:
+        ends = None  # an entry keeps its spans (``_STARTS``, ``_STOPS``), not lengths
+    if ends is not None and whole:
+        spans.extend(zip(ends, islice(ends, 1, None)))
+        return
     if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
         starts = list(accumulate(map(len, found_words), initial=0))
         starts.pop()
@@ -270,16 +268,16 @@ def _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, cha
     else:
         local = char_to_byte_table(seg)
         bases = [byte_start + local[x] for x in starts]
-    if covering:
+    if ends is not None:
         # One running sum over every token; each word's tokens shift by its base less the sum at
-        # its first token. All in C (no per-token bytecode).
-        ends = list(accumulate(chain.from_iterable(lens), initial=0))
+        # its first token. All in C (no per-token bytecode); a word's shift is repeated for its
+        # tokens as a 1-tuple times its count (``repeat`` parses keyword arguments per word).
         shifts = map(sub, bases, map(ends.__getitem__, accumulate(counts, initial=0)))
-        token_shifts = list(chain.from_iterable(map(repeat, shifts, counts)))
+        token_shifts = list(chain.from_iterable(map(mul, zip(shifts), counts)))
         spans.extend(zip(map(add, token_shifts, ends), map(add, token_shifts, islice(ends, 1, None))))
         return
     # base + relative start, base + relative stop, pairwise.
-    token_bases = list(chain.from_iterable(map(repeat, bases, counts)))
+    token_bases = list(chain.from_iterable(map(mul, zip(bases), counts)))
     spans.extend(zip(map(add, token_bases, chain.from_iterable(map(entry_starts, ents))),
                      map(add, token_bases, chain.from_iterable(map(entry_stops, ents)))))
 

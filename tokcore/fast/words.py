@@ -132,7 +132,10 @@ def _chunk_words(char_spans, inner=None, ascii_inner=None):
     def words(text):
         found = char_spans(text)
         if inner is None:
-            return list(map(text.__getitem__, map(slice, *zip(*found)))) if found else [], [s for s, _ in found]
+            if not found:
+                return [], []
+            starts, stops = zip(*found)
+            return list(map(text.__getitem__, map(slice, starts, stops))), list(starts)
         if ascii_inner is not None and text.isascii():
             parts = [ascii_inner(text, s, e) for s, e in found]
         else:
