@@ -32,3 +32,32 @@ def test_trim_offsets_follows_the_token_by_token_rule(items, base, add_prefix_sp
         enc.spans_base = base
         trim_offsets(enc, add_prefix_space)
         assert enc.spans == expected
+
+
+# Byte-level tokens: byte characters (Ġ is the space byte), as wide as they are long; the span of
+# the first one may be one byte short (the space the pre-tokenizer inserted has no byte).
+_BYTE_TOKENS = st.text(alphabet="Ġab.Ċ\u0101", min_size=1, max_size=5)
+
+
+@settings(max_examples=500, deadline=None)
+@given(tokens=st.lists(_BYTE_TOKENS, max_size=14), base=st.sampled_from([0, 1]), add_prefix_space=st.booleans(),
+       prefixed=st.booleans(), at=st.integers(0, 3))
+def test_byte_level_trim_made_with_the_spans_follows_the_rule(tokens, base, add_prefix_space, prefixed, at):
+    """The lane's trimming (``ByteLevelTrim`` through ``emit_words``) equals the token-by-token rule,
+    also where it declines (a token with trailing or only spaces) and after spans already emitted."""
+    from tokcore.fast.encode import emit_words
+    from tokcore.processors.merge import ByteLevelTrim
+
+    lens = [len(t) for t in tokens]
+    if prefixed and tokens and tokens[0].startswith("Ġ"):
+        lens[0] -= 1
+    ents = [((i,), (t,), (n,), (0,), 1, 1, n, None, None) for i, (t, n) in enumerate(zip(tokens, lens))]
+    ends = [base]
+    for n in lens:
+        ends.append(ends[-1] + n)
+    expected = trim_reference(tokens, list(zip(ends, ends[1:])), base, add_prefix_space)
+    before = [(0, 0)] * at  # spans of an earlier segment stay as they are
+    values, spans = ["x"] * at, list(before)
+    emit_words((ents, None, None, False), "", base, None, 0, False, None, values, spans, None, 0, True, False,
+               ByteLevelTrim(add_prefix_space))
+    assert spans == before + expected

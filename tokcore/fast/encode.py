@@ -19,6 +19,7 @@ from itertools import accumulate, chain, islice, repeat
 from operator import add, itemgetter, mul, sub
 
 from ..core.offsets import char_to_byte_table
+from ..processors.merge import trim_spans
 from .plan import WordPlan, _entry, word_plan
 
 __all__ = ["CHUNK_CHARS", "document_entries", "emit_words", "encode_words", "entry_starts", "entry_stops",
@@ -174,23 +175,39 @@ def document_entries(plan: WordPlan, view: str) -> tuple | None:
 
 def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, view_ascii: bool,
                ids: list | None, values: list, spans: list, words: list | None, word: int, need_spans: bool = True,
-               one_word: bool = False) -> int:
+               one_word: bool = False, trim=None) -> int:
     """Append the tokens of ``word_entries``' result for ``seg`` (arguments as ``encode_words``);
     returns the next word index. ``one_word``: the words are cuts of one pre-tokenizer word (a plan
     without a pre-tokenizer, ``WordPlan.one_word``), so every token gets word index ``word``.
     ``ids`` may be ``None`` when the caller has them already; ``words`` ``None`` when the caller
-    makes the word ids later (``word_ids_of``), the returned index then being ``word``."""
+    makes the word ids later (``word_ids_of``), the returned index then being ``word``. ``trim``:
+    a ``ByteLevelTrim`` whose trimming the spans get as they are made (``byte_start`` is the
+    encoding's first byte; ``trim_offsets``' rule token by token when a token needs it)."""
     ents, found_words, starts, prefixed = found
     if not ents:
         return word
     counts = list(map(_N, ents))
     if ids is not None:
         ids.extend(chain.from_iterable(map(_IDS, ents)))
+    at = len(values)
     values.extend(chain.from_iterable(map(_TOKS, ents)))
     if not need_spans:
         spans.extend(repeat(None, sum(counts)))
-    else:
+    elif trim is None:
         _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts, spans)
+    else:
+        tokens = values[at:] if at else values
+        leads = trim.leads(tokens)
+        first = len(spans)
+        _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts, spans,
+                    leads or None)
+        if leads is None:  # a token for the rule: trimmed token by token
+            if first:
+                own = spans[first:]
+                trim_spans(own, tokens, byte_start, trim.add_prefix_space)
+                spans[first:] = own
+            else:
+                trim_spans(spans, tokens, byte_start, trim.add_prefix_space)
     if words is None:
         return word
     return _emit_word_ids(ents, counts, words, word, one_word)
@@ -233,10 +250,11 @@ def _emit_word_ids(ents: list, counts: list, words: list, word: int, one_word: b
 
 
 def _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts,
-                spans) -> None:
+                spans, leads=None) -> None:
     """``emit_words``' spans: each word's base byte plus its tokens' spans within the word. An entry
     whose tokens cover the word end to end keeps only their byte lengths (``_LENS``), the spans
-    within it being their running sum; another keeps its spans (``_STARTS``, ``_STOPS``)."""
+    within it being their running sum; another keeps its spans (``_STARTS``, ``_STOPS``). Each
+    token's start moves by its ``leads`` value when given."""
     # Words that cover the segment, each with tokens that cover the word: the spans are the
     # running sum of the tokens' byte lengths, found without a base per word. An entry without
     # lengths (None) stops the sum with a TypeError, which saves a ``None in lens`` pass (a slow
@@ -247,7 +265,14 @@ def _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, cha
     except TypeError:
         ends = None  # an entry keeps its spans (``_STARTS``, ``_STOPS``), not lengths
     if ends is not None and whole:
-        spans.extend(zip(ends, islice(ends, 1, None)))
+        spans.extend(zip(ends if leads is None else map(add, ends, leads), islice(ends, 1, None)))
+        return
+    if leads is not None:  # the other layouts, then each start moved (rarer: no need to fold it in)
+        at = len(spans)
+        _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts,
+                    spans)
+        moved = spans[at:]
+        spans[at:] = zip(map(add, map(_FIRST, moved), leads), map(_SECOND, moved))
         return
     if starts is None and found_words is not None and (prefixed or view_ascii or table is not None) and len(ents) > 1:
         starts = list(accumulate(map(len, found_words), initial=0))
@@ -299,6 +324,7 @@ def entry_stops(entry: tuple) -> tuple:
 
 
 _IDS, _TOKS, _LENS, _WOFS, _K, _N, _NBYTES = (itemgetter(i) for i in range(7))
+_FIRST, _SECOND = _IDS, _TOKS  # a span's start and stop
 _MISS = ()  # a word cache's answer for a word it does not hold (entries are never empty)
 # Per token count: a word's first-token flags, (1, 0, ..., 0); None for a word without tokens.
 _FIRST_FLAGS = [None, *((1,) + (0,) * (n - 1) for n in range(1, 64))]

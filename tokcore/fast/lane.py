@@ -32,7 +32,7 @@ from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
 from ..models.bpe import BPE, byte_token
-from ..processors.merge import build_single, single_around
+from ..processors.merge import ByteLevelTrim, build_single, single_around, trim_offsets
 from ..processors.standard import post_process
 from .encode import (
     _NBYTES,
@@ -56,8 +56,8 @@ _NO_MAPPER = (lambda raw: None)  # noqa: E731 - a deferred view without an arith
 class Lane:
     """What one tokenizer's fast lane needs, built once per configuration (see ``lane_for``)."""
 
-    __slots__ = ("around", "deferred", "deferred_view", "escaped", "normalizer", "parts", "plan", "processor", "raw_lengths",
-                 "same_place", "scans", "sources", "trim", "with_specials", "without_specials")
+    __slots__ = ("around", "byte_trim", "deferred", "deferred_view", "escaped", "normalizer", "parts", "plan", "processor",
+                 "raw_lengths", "same_place", "scans", "sources", "trim", "with_specials", "without_specials")
 
     def __init__(self, tok, plan, parts: dict, trim):
         self.normalizer = tok.normalizer
@@ -90,7 +90,12 @@ class Lane:
         self.with_specials, self.without_specials = (_ends(parts[True]), _ends(parts[False]))
         # The processor's build_single parts when they depend on nothing of the text (no offsets
         # to trim): read once here instead of once per result.
-        self.parts = parts if trim is None and tok.post_processor is not None else None
+        # A byte-level model's trimming is done in C-level passes (ByteLevelTrim) before the parts
+        # are used, so they too are read once.
+        self.byte_trim = None
+        if trim is not None and plan.lean is not None and plan.lean[4]:
+            self.byte_trim = ByteLevelTrim(trim)
+        self.parts = parts if (trim is None or self.byte_trim is not None) and tok.post_processor is not None else None
         self.around = {add: single_around(p) for add, p in parts.items()}  # read from the parts once
         # The added-token searches (raw text, view) for split_special_tokens False and True;
         # a new added vocabulary replaces the tokenizer's attribute, which drops this lane.
@@ -286,11 +291,13 @@ class _Rest:
         ids = result.get("ids")
         if ids is None:
             ids = result.setdefault("ids", self.ids(result))
+        # A byte-level model's spans are made trimmed (ByteLevelTrim), but a long text's.
+        trim = lane.byte_trim if need and not long else None
         if long and found[1] is None and found[2] is None and len(found[0]) > _EMIT_WORDS:
             _emit_slices(found, tokens, spans, words, need, lane.plan.one_word)
         else:
             emit_words(found, view, base, None, 0, view.isascii(), None, tokens, spans, words, 0, need,
-                       lane.plan.one_word)
+                       lane.plan.one_word, trim)
         ents = found[0]
         del found
         n = len(tokens)
@@ -308,6 +315,8 @@ class _Rest:
             enc = Encoding(array("b", bytes(n)) if long else [0] * n, tokens, spans, [0] * n, [0] * n, words, [0] * n,
                            [1] * n)
         enc.spans_base = base
+        if lane.byte_trim is not None and need and long:  # without offsets the spans are None: nothing to trim
+            trim_offsets(enc, lane.trim)
         # What post_process builds (the processor's fast path), with the template's parts read at the
         # lane's start; a processor that trims offsets does so in place as it gives its parts.
         if lane.parts is not None:

@@ -286,7 +286,12 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
     ``enc.spans_base`` (0, or the lane's 1); ``None`` stays.
     Token ``"Ġhi"`` at ``(3, 6)`` becomes ``(4, 6)``.
     """
-    spans, tokens, base = enc.spans, enc.tokens, enc.spans_base
+    trim_spans(enc.spans, enc.tokens, enc.spans_base, add_prefix_space)
+
+
+def trim_spans(spans, tokens: list, base: int, add_prefix_space: bool) -> None:
+    """``trim_offsets`` on the spans (changed in place) and tokens of an encoding whose spans count
+    from ``base``. ``s = [(3, 6)]; trim_spans(s, ["Ġhi"], 0, False)`` leaves ``s == [(4, 6)]``."""
     # Most tokens neither start nor end with a space: find the others with one C-level pass
     # over a cache of each token's runs (``False`` for "nothing to trim"). A token not cached yet
     # raises KeyError, so a line of cached tokens needs no ``None in runs`` pass (each False or
@@ -317,6 +322,50 @@ def trim_offsets(enc: Encoding, add_prefix_space: bool) -> None:
         if trail is not None and stop >= trail[1]:
             stop = stop - trail[1] if stop - trail[1] > start else start
         spans[i] = (start, stop)
+
+
+class ByteLevelTrim:
+    """``trim_offsets`` for byte-level tokens as amounts each token's start moves: the bytes of its
+    leading spaces, which its text alone decides (``Ġ`` is one byte; the span of a token with text
+    after its spaces is at least that wide, so no move is clamped). A token with trailing spaces,
+    only spaces or a wider space character leaves the encoding to ``trim_offsets``, token by token.
+    The fast lane of a byte-level model moves the starts as it makes the spans (no second tuple per
+    token). ``ByteLevelTrim(False).leads(["Hi", "Ġthere"]) == [0, 1]``."""
+
+    def __init__(self, add_prefix_space: bool):
+        self.add_prefix_space = add_prefix_space
+        self._leads: dict[str, int | None] = {}  # token -> bytes its start moves (None: the rule)
+
+    def leads(self, tokens: list) -> list | bool | None:
+        """The move of each token's start, ``False`` when none moves, or ``None`` when a token needs
+        ``trim_offsets``' rule. With ``add_prefix_space`` the first token keeps its one space."""
+        try:
+            leads = list(map(self._leads.__getitem__, tokens))
+        except KeyError:
+            leads = list(map(self._lead_of, tokens))
+        try:
+            moved = sum(leads)  # a token for the rule (None) raises: cheaper than comparing each with None
+        except TypeError:
+            return None
+        if self.add_prefix_space and leads and leads[0] == 1:
+            leads[0] = 0  # the first token keeps the one space the pre-tokenizer added
+            moved -= 1
+        return leads if moved else False
+
+    def _lead_of(self, token: str) -> int | None:
+        """The bytes ``token``'s start moves, kept (``None``: ``trim_offsets``' rule decides).
+        ``ByteLevelTrim(False)._lead_of("Ġthe") == 1``."""
+        runs = _RUNS.get(token)
+        if runs is None:
+            runs = _runs_of(token)
+        if runs is False:
+            lead = 0
+        else:
+            first, trail = runs
+            lead = first[1] if trail is None and first[0] == first[1] else None
+        if len(self._leads) < 1_000_000:
+            self._leads[token] = lead
+        return lead
 
 
 _LEAD_ONE = ((1, 1), None)  # runs of a token with one leading one-byte space and no trailing one
