@@ -20,6 +20,7 @@ Left out: the processors themselves (``tokcore.post_processors``), truncation an
 from __future__ import annotations
 
 from itertools import compress, repeat
+from operator import is_
 from typing import Iterable, Optional
 
 from ..core.encoding import Encoding
@@ -341,8 +342,10 @@ class ByteLevelTrim:
         ``trim_offsets``' rule. With ``add_prefix_space`` the first token keeps its one space."""
         try:
             leads = list(map(self._leads.__getitem__, tokens))
-        except KeyError:
-            leads = list(map(self._lead_of, tokens))
+        except KeyError:  # tokens met for the first time: only those take the Python step
+            leads = list(map(self._leads.get, tokens, repeat(_UNSEEN)))
+            for i in compress(range(len(leads)), map(is_, leads, repeat(_UNSEEN))):
+                leads[i] = self._lead_of(tokens[i])
         try:
             moved = sum(leads)  # a token for the rule (None) raises: cheaper than comparing each with None
         except TypeError:
@@ -368,6 +371,7 @@ class ByteLevelTrim:
         return lead
 
 
+_UNSEEN = object()  # ByteLevelTrim: a token whose move is not known yet
 _LEAD_ONE = ((1, 1), None)  # runs of a token with one leading one-byte space and no trailing one
 _RUNS: dict[str, object] = {}  # token -> (lead, trail) runs, or False when it has neither
 
