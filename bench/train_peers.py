@@ -30,7 +30,7 @@ def train_rows(args):
     lines = (data_dir() / "corpora" / "botchan.txt").read_text(encoding="utf-8").splitlines()
     repeat = 1 if args.quick else max(1, args.repeat - 1)
     bpe_size = 2000 if args.quick else 8000
-    if getattr(args, "smoke", False):  # a tenth of botchan, still above every trainer's vocabulary
+    if args.smoke:  # a tenth of botchan, still above every trainer's vocabulary
         lines, bpe_size = lines[: len(lines) // 10], 1000
 
     def hf_bpe():

@@ -107,7 +107,7 @@ def user_rows(args, table: Table) -> None:
 
     D = data_dir()
     warm = [ln for ln in english_text(args.kb * 1000).split("\n") if ln]
-    cold = cold_lines(quick=args.quick, smoke=getattr(args, "smoke", False))
+    cold = cold_lines(quick=args.quick, smoke=args.smoke)
     kb = (sum(len(x.encode("utf-8")) for x in warm) / 1000, sum(len(x.encode("utf-8")) for x in cold) / 1000)
     table.note(f"users: warm = {len(warm)} lines ({kb[0]:.0f} KB) encoded again by the same object; "
                f"cold = {len(cold)} lines ({kb[1]:.0f} KB, botchan + 3 lines of every UDHR language) "
@@ -193,7 +193,7 @@ def load_rows(args, table: Table) -> None:
     from tokcore.loaders.parsed_cache import CACHE_FROM_BYTES
 
     D = data_dir()
-    repeat = 1 if getattr(args, "smoke", False) else max(3, args.repeat)
+    repeat = 1 if args.smoke else max(3, args.repeat)
     files = [D / "reference/hf/gpt2/tokenizer.json", D / "reference/hf/minilm/tokenizer.json",
              *sorted((D / "reference/hf/trained").glob("*.json"))]
     for path in files:
