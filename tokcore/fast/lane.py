@@ -27,7 +27,6 @@ from operator import itemgetter
 from ..core.encoding import EncodeResult, Encoding
 from ..core.errors import check_text
 from ..core.normalized import NormalizedString
-from ..core.offsets import SENTINEL
 from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
@@ -44,7 +43,15 @@ from .encode import (
     word_ids_of,
     word_plan,
 )
-from .views import SentencePieceText, _ascii_view, deferred_view_for, escape, plain_line, same_place_view
+from .views import (
+    PlainLineMapper,
+    SentencePieceText,
+    _ascii_view,
+    deferred_view_for,
+    escape,
+    plain_line,
+    same_place_view,
+)
 
 _IDS_OF = itemgetter(0)
 _NO_MAPPER = (lambda raw: None)  # noqa: E731 - a deferred view without an arithmetic mapper
@@ -188,39 +195,6 @@ _EMIT_WORDS = 1 << 16  # words per emit_words call in a long text (see _emit)
 _TAKEN = object()  # _Rest.found once fields has emitted the words (the ids are set by then)
 _DEFERRED = object()  # _Rest.moved: the lane's private normalizer aligns the raw text on first read
 _PLAIN = object()  # _Rest.moved: a .model's plain line, whose alignment is arithmetic (PlainLineMapper)
-
-
-class PlainLineMapper:
-    """Maps a plain line's view spans back to the raw line by arithmetic (``fast_views.plain_line``).
-
-    Word k of the view is ``"▁"`` and the line's chunk k; up to its chunk, the view has 2 bytes
-    more per earlier ``"▁"`` (3 bytes for 1) and its own 3, so a token inside a chunk moves back
-    ``2k + 3`` bytes. A word's first token starts at its ``"▁"``: the space before the chunk, or
-    for the dummy ``"▁"``, the line's start. ``word_ids`` are the result's (``None`` for inserted
-    tokens). ``PlainLineMapper([0, 0, 0, 1]).map_all([(0, 3), (3, 4), (4, 5), (5, 10)])`` is
-    ``[(1, 1), (1, 2), (2, 3), (3, 6)]`` (``"Hi is"`` as ``"▁"``, ``"H"``, ``"i"``, ``"▁is"``).
-    """
-
-    identity = False
-
-    def __init__(self, word_ids: list):
-        self.word_ids = word_ids
-
-    def map_all(self, spans: list) -> list:
-        out = []
-        last = -1
-        for span, k in zip(spans, self.word_ids):
-            if span is None:
-                out.append(SENTINEL)
-                continue
-            start, stop = span
-            back = 2 * k + 2  # 2k + 3 bytes, less the 1 of the contract's base
-            if k != last:  # the word's first token, from its "▁"
-                out.append((1 if k == 0 else start - back + 2, stop - back))
-                last = k
-            else:
-                out.append((start - back, stop - back))
-        return out
 
 
 class _Rest:

@@ -6,7 +6,8 @@ where it was with its UTF-8 length (the alignment is the identity, so offsets ne
 ``deleting_view`` (BertNormalizer dropping controls) and ``sentencepiece_view`` (a ``.model``'s
 dummy prefix and escaped spaces) give it when positions move, leaving the alignment to the
 normalizer itself, run only if offsets are read; ``PrefixReplaceText`` (Llama's ``Prepend`` and
-``Replace``) gives it with an arithmetic mapper instead of an alignment. Each answers ``None`` when unsure;
+``Replace``) gives it with an arithmetic mapper instead of an alignment, as ``PlainLineMapper`` does for a ``.model``'s
+plain line. Each answers ``None`` when unsure;
 ``tests/engine/test_fast_lane.py`` compares every view with the normalizer's own text.
 
 Left out: the alignments themselves (``tokcore.normalized``) and normalizers not named here.
@@ -385,3 +386,36 @@ def deferred_view_for(normalizer):
     if type(normalizer) is n.BertNormalizer:
         return BertText(normalizer)
     return _sentencepiece_view_for(normalizer) or _prefix_replace_for(normalizer)
+
+
+class PlainLineMapper:
+    """Maps a plain line's view spans back to the raw line by arithmetic (``plain_line``).
+
+    Word k of the view is ``"▁"`` and the line's chunk k; up to its chunk, the view has 2 bytes
+    more per earlier ``"▁"`` (3 bytes for 1) and its own 3, so a token inside a chunk moves back
+    ``2k + 3`` bytes. A word's first token starts at its ``"▁"``: the space before the chunk, or
+    for the dummy ``"▁"``, the line's start. ``word_ids`` are the result's (``None`` for inserted
+    tokens). ``PlainLineMapper([0, 0, 0, 1]).map_all([(0, 3), (3, 4), (4, 5), (5, 10)])`` is
+    ``[(1, 1), (1, 2), (2, 3), (3, 6)]`` (``"Hi is"`` as ``"▁"``, ``"H"``, ``"i"``, ``"▁is"``).
+    """
+
+    identity = False
+
+    def __init__(self, word_ids: list):
+        self.word_ids = word_ids
+
+    def map_all(self, spans: list) -> list:
+        out = []
+        last = -1
+        for span, k in zip(spans, self.word_ids):
+            if span is None:
+                out.append(SENTINEL)
+                continue
+            start, stop = span
+            back = 2 * k + 2  # 2k + 3 bytes, less the 1 of the contract's base
+            if k != last:  # the word's first token, from its "▁"
+                out.append((1 if k == 0 else start - back + 2, stop - back))
+                last = k
+            else:
+                out.append((start - back, stop - back))
+        return out
