@@ -33,6 +33,17 @@ if "TOKCORE_CACHE_DIR" not in os.environ:
 # flat layout; new tests import them from shared_data.
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with the browser tests on one worker again (``worker_groups``: pytest 9.2
+    dropped the node id suffix xdist groups by)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from worker_groups import make_scheduler
+
+    return make_scheduler(config, log)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     return require_shared()
