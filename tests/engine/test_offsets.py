@@ -238,3 +238,29 @@ def test_helpers_agree_and_never_raise(text, start, stop):
     except ValueError:
         raised = True
     assert ok is not raised
+
+
+def _char_span_by_table(text, o):
+    """``byte_span_to_char_span`` as it was: a table of every character's first byte, then bisect."""
+    from bisect import bisect_left, bisect_right
+
+    from tokcore.core.offsets import char_to_byte_table
+
+    if tuple(o) == (0, 0):
+        return None
+    start, stop = max(o[0] - 1, 0), max(o[1] - 1, 0)
+    if text.isascii():  # one byte per character: the span as it is, clamped
+        return (min(start, len(text)), min(stop, len(text)))
+    table = char_to_byte_table(text)
+    cs = bisect_right(table, start) - 1
+    ce = bisect_left(table, stop) if stop > start else cs
+    return (max(0, min(cs, len(text))), max(0, min(ce, len(text))))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab é🙂\u0301日\x00") + ["\ud800"]), max_size=12),
+       st.integers(-2, 40), st.integers(-2, 40))
+def test_byte_span_to_char_span_counts_lead_bytes_as_the_table_did(text, start, stop):
+    """Lead bytes counted in C give every span the table's answer: cut characters widened, spans
+    past the end clamped, starts before 1 taken as 1 (lone surrogates included: surrogatepass)."""
+    assert tokcore.byte_span_to_char_span(text, (start, stop)) == _char_span_by_table(text, (start, stop))

@@ -9,7 +9,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shared_data import require_shared
+from shared_data import ROOT, require_shared
 
 import tokcore
 from tokcore.core.result_views import batch_to_arrays, batch_to_csv, batch_to_json
@@ -96,3 +96,23 @@ def test_char_to_token_inverts_token_to_chars(text):
         span = r.token_to_chars(i)
         if span is not None:
             assert r.char_to_token(span[0]) == i
+
+
+def _char_to_token_by_spans(r, char_index):
+    """``char_to_token`` by each token's character span (what it did before it compared bytes)."""
+    for i in range(len(r.ids)):
+        span = r.token_to_chars(i)
+        if span is not None and span[0] <= char_index < span[1]:
+            return i
+    return None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab é🙂 .\u0301日the")), max_size=24))
+def test_char_to_token_compares_bytes_as_token_to_chars_widens(text):
+    """A byte-level tokenizer cuts characters into byte tokens: the first token that touches a
+    character's bytes is the one whose widened span holds it, for every character and past the end."""
+    tok = tokcore.load(ROOT / "sample_vocabs" / "english_bytelevel_bpe.json")
+    r = tok.encode_result(text, return_offsets=True)
+    for c in range(-1, len(text) + 1):
+        assert r.char_to_token(c) == _char_to_token_by_spans(r, c), (text, c)

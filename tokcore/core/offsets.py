@@ -258,15 +258,19 @@ def byte_span_to_char_span(text: str, o: Sequence[int]) -> tuple[int, int] | Non
     p = _pair(o)
     if p is None or p == SENTINEL:
         return None
-    start, stop = p[0] - 1, p[1] - 1
+    start, stop = max(p[0] - 1, 0), max(p[1] - 1, 0)
+    n = len(text)
     if text.isascii():
-        return (max(0, min(start, len(text))), max(0, min(stop, len(text))))
-    table = char_to_byte_table(text)
-    from bisect import bisect_left, bisect_right
-
-    cs = bisect_right(table, max(start, 0)) - 1
-    ce = bisect_left(table, max(stop, 0)) if stop > start else cs
-    return (max(0, min(cs, len(text))), max(0, min(ce, len(text))))
+        return (min(start, n), min(stop, n))
+    # Characters are counted by their lead bytes, in C: a caller that converts every token of a long
+    # text pays one pass of bytes per token, not a Python list of every boundary (char_to_byte_table).
+    data = text.encode("utf-8", "surrogatepass")
+    leads = data.translate(_LEAD_BYTES)
+    end = len(data)
+    # The character holding byte ``start``; the first character starting at or after ``stop``.
+    cs = leads.count(1, 0, start + 1) + (end <= start) - 1
+    ce = leads.count(1, 0, stop) + (end < stop) if stop > start else cs
+    return (max(0, min(cs, n)), max(0, min(ce, n)))
 
 
 def char_span_to_byte_span(text: str, span: Sequence[int]) -> Span:

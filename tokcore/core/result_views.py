@@ -52,11 +52,14 @@ def char_to_token(result, char_index: int, *, sequence_index: int = 0) -> int | 
     text = _raw(result, sequence_index)
     if not 0 <= char_index < len(text):
         return None
+    # The character's bytes, found once: a token covers it when its byte span (widened to whole
+    # characters, as token_to_chars gives it) meets them.
+    first = len(text[:char_index].encode("utf-8", "surrogatepass"))
+    after = first + len(text[char_index].encode("utf-8", "surrogatepass"))
     for i, o in enumerate(result.original_offsets):
         if _seq(result, i) != sequence_index or not has_nonempty_span(o):
             continue
-        span = byte_span_to_char_span(text, o)
-        if span is not None and span[0] <= char_index < span[1]:
+        if o[0] - 1 < after and o[1] - 1 > first:
             return i
     return None
 
