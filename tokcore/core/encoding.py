@@ -184,8 +184,12 @@ class EncodeResult:
         return d
 
     def __getstate__(self) -> dict:
-        # Pickled (by encode_batch's worker processes) with every list filled in.
-        return dict(self._filled())
+        # Pickled (by encode_batch's worker processes) with every list filled in; the converters'
+        # character tables (tokcore.result_views) are made again where they are needed.
+        state = dict(self._filled())
+        state.pop("_char_table", None)
+        state.pop("_char_table_pair", None)
+        return state
 
     def __len__(self) -> int:
         return len(self.ids)

@@ -18,7 +18,7 @@ import json
 from typing import Sequence
 
 from .errors import ConfigurationError
-from .offsets import byte_span_to_char_span, has_nonempty_span
+from .offsets import char_span_in_table, char_to_byte_table, has_nonempty_span
 
 
 def _require_offsets(result) -> None:
@@ -37,13 +37,24 @@ def _seq(result, i: int) -> int:
     return 0 if s is None else s
 
 
+def _char_table(result, sequence_index: int) -> list[int]:
+    """The byte where each character of a raw text starts (and its end), made on the first
+    conversion and kept by the result: a loop over every token of a long text then bisects it,
+    instead of walking the text once per token."""
+    key = "_char_table" if sequence_index == 0 else "_char_table_pair"
+    table = result.__dict__.get(key)
+    if table is None:
+        table = result.__dict__.setdefault(key, char_to_byte_table(_raw(result, sequence_index)))
+    return table
+
+
 def token_to_chars(result, token_index: int) -> tuple[int, int] | None:
     """0-based character span of a token in its raw text, or ``None`` for tokens without a span."""
     _require_offsets(result)
     o = result.original_offsets[token_index]
     if not has_nonempty_span(o):
         return None
-    return byte_span_to_char_span(_raw(result, _seq(result, token_index)), o)
+    return char_span_in_table(_char_table(result, _seq(result, token_index)), o)
 
 
 def char_to_token(result, char_index: int, *, sequence_index: int = 0) -> int | None:
@@ -52,10 +63,10 @@ def char_to_token(result, char_index: int, *, sequence_index: int = 0) -> int | 
     text = _raw(result, sequence_index)
     if not 0 <= char_index < len(text):
         return None
-    # The character's bytes, found once: a token covers it when its byte span (widened to whole
-    # characters, as token_to_chars gives it) meets them.
-    first = len(text[:char_index].encode("utf-8", "surrogatepass"))
-    after = first + len(text[char_index].encode("utf-8", "surrogatepass"))
+    # The character's bytes: a token covers it when its byte span (widened to whole characters,
+    # as token_to_chars gives it) meets them.
+    table = _char_table(result, sequence_index)
+    first, after = table[char_index], table[char_index + 1]
     for i, o in enumerate(result.original_offsets):
         if _seq(result, i) != sequence_index or not has_nonempty_span(o):
             continue
