@@ -14,7 +14,16 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokcore.pre_tokenizers.split import BEHAVIORS, Digits, Punctuation, regex_matches, regex_spans, spans_for_behavior
+from tokcore.fast.words import _chunk_words, _kept_matches
+from tokcore.pre_tokenizers.split import (
+    BEHAVIORS,
+    Digits,
+    Punctuation,
+    Split,
+    regex_matches,
+    regex_spans,
+    spans_for_behavior,
+)
 from tokcore.text.onig_regex import find_matches
 
 PIECES = ["a", "Z", " ", "  ", "-", "--", "!", ".", "'", "1", "23", "٣", "中", "é", "\u3000", "«", "»", "\n", "¿", "😀",
@@ -73,3 +82,17 @@ def test_regex_spans_short_cuts_equal_the_match_by_match_reference(pattern, inve
     rx = regex.compile(pattern)
     want = [(s, e) for s, e in spans_for_behavior(regex_matches(rx, text, invert=invert), behavior) if e > s]
     assert regex_spans(text, rx, behavior, invert=invert) == want
+
+
+@pytest.mark.parametrize("pattern", PATTERNS + [r"'s|'t|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+", r"(?i:'S)|[a-z]+", r"(a)|b"])
+@settings(max_examples=100, deadline=None)
+@given(text=st.lists(st.sampled_from(["a", "b", "x", " ", "  ", "-", "1", "ab", "'s", "'S", "\t", "é"]),
+                     max_size=14).map("".join))
+def test_kept_matches_finder_equals_the_split_stage(pattern, text):
+    """CLIP's word finder (one ``split`` of the grouped twin on ASCII text) gives the words and
+    starts of the Split stage's own spans; empty matches, groups and other text fall back."""
+    split = Split(pattern, "Removed", invert=True, regex=True)
+    fallback = _chunk_words(split.char_spans)
+    spans = split.char_spans(text)
+    want = ([text[s:e] for s, e in spans], [s for s, _ in spans])
+    assert tuple(_kept_matches(split._rx, fallback)(text)) == want

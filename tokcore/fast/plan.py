@@ -37,6 +37,7 @@ from .words import (
     _chunk_words,
     _gpt2_cut,
     _isolated_words,
+    _kept_matches,
     _kept_whole,
     _merge_cut_words,
     _uncut,
@@ -229,7 +230,7 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
     ``_cut_first_plan(Sequence([Digits(individual_digits=True), ByteLevel()]), tok).words("a12")``
     is ``(["a", "1", "2"], [0, 1, 2])``."""
     from ..pre_tokenizers import standard as pt
-    from ..pre_tokenizers.split import CutOnly
+    from ..pre_tokenizers.split import CutOnly, Split
 
     per_piece = (pt.BertPreTokenizer, pt.ByteLevel, pt.CharDelimiterSplit, pt.Digits, pt.FixedLength, pt.Metaspace,
                  pt.Punctuation, pt.Split, pt.UnicodeScripts, pt.Whitespace, pt.WhitespaceSplit)
@@ -254,6 +255,9 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
         # pre-tokenizer. A text the stage does cut takes the reference path.
         return _line_plan(_uncut(char_spans, cuts), model, tok, one_word=True)
     words = _chunk_words(char_spans)
+    first = stages[0]
+    if type(first) is Split and first.is_regex and first.behavior == "Removed" and first.invert:
+        words = _kept_matches(first._rx, words)  # CLIP's: the matches are the words
     byte_level = rest[0] if rest and type(rest[0]) is pt.ByteLevel else None
     if byte_level is not None and byte_level.use_regex and not byte_level.add_prefix_space:
         # StarCoder's and Falcon's ByteLevel cuts each chunk into GPT-2's words: those are the

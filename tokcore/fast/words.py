@@ -123,6 +123,28 @@ def _file_twin(rx):
     return cover
 
 
+def _kept_matches(rx, fallback):
+    """A word finder for a Split that keeps only its matches (Removed and inverted: CLIP's). On
+    ASCII text, one ``split`` of the grouped pattern's ``re`` twin gives gap, match, gap, ... and the
+    matches' starts are the running lengths (no match object per word); an empty match, other text
+    or a pattern without a bounded twin takes ``fallback`` (``_chunk_words`` of its spans).
+    ``_kept_matches(regex.compile(r"[a-z]+"), None)("ab  cd!")`` is ``(["ab", "cd"], [0, 4])``."""
+    grouped = file_ascii_twin(f"({rx.pattern})", rx.flags) if rx.groups == 0 else None
+    if grouped is None:
+        return fallback
+    split = grouped.split
+
+    def words(text):
+        if text.isascii() and search_timeout(rx, len(text)) is None:
+            parts = split(text)
+            found = parts[1::2]
+            if all(found):
+                return found, list(accumulate(map(len, parts), initial=0))[1:-1:2]
+        return fallback(text)
+
+    return words
+
+
 def _chunk_words(char_spans, inner=None, ascii_inner=None):
     """A word finder: the chunks ``char_spans`` finds, each cut again by the finder ``inner`` if
     given (whose words cover what it is given), or on ASCII text by ``ascii_inner(text, start, stop)``
