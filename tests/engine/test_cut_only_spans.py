@@ -14,7 +14,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokcore.fast.words import _chunk_words, _kept_matches
+from tokcore.fast.words import _chunk_words, _kept_matches, _kept_whole
 from tokcore.pre_tokenizers.split import (
     BEHAVIORS,
     Digits,
@@ -24,6 +24,7 @@ from tokcore.pre_tokenizers.split import (
     regex_spans,
     spans_for_behavior,
 )
+from tokcore.text.byte_level import bytes_to_chars
 from tokcore.text.onig_regex import find_matches
 
 PIECES = ["a", "Z", " ", "  ", "-", "--", "!", ".", "'", "1", "23", "٣", "中", "é", "\u3000", "«", "»", "\n", "¿", "😀",
@@ -96,3 +97,21 @@ def test_kept_matches_finder_equals_the_split_stage(pattern, text):
     spans = split.char_spans(text)
     want = ([text[s:e] for s, e in spans], [s for s, _ in spans])
     assert tuple(_kept_matches(split._rx, fallback)(text)) == want
+
+
+LATER_STAGES = [Digits(), Digits(individual_digits=True), Punctuation(), Punctuation("Removed"),
+                Split("[0-9][0-9][0-9]", "Isolated", regex=True), Split(r"\d+", "Removed", regex=True),
+                Split("a", "Removed", invert=True, regex=True), Split("x", "MergedWithNext")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.lists(st.sampled_from(["a", "b", "x", " ", "1", "23", "456", "é", "²", "½", "-", "!", "日", "\n"]),
+                     min_size=1, max_size=8).map("".join),
+       picked=st.lists(st.sampled_from(range(len(LATER_STAGES))), min_size=1, max_size=3))
+def test_kept_whole_quick_checks_agree_with_the_stages_spans(word, picked):
+    """Falcon's later stages run on a word's byte characters: a word whose characters no stage can
+    cut (or where a Split finds nothing) is whole without its spans, exactly when the spans say so."""
+    stages = [LATER_STAGES[i] for i in picked]
+    text = bytes_to_chars(word.encode("utf-8"))
+    want = all(stage.char_spans(text) == [(0, len(text))] for stage in stages)
+    assert _kept_whole(stages)(word) is want

@@ -280,7 +280,7 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
         # Digits on " 123"): lean entries, with that check first when there are later stages.
         plan = _lean(plan, model, True)
         if plan.lean is not None and len(rest) > 1:
-            plan.whole = _kept_whole([s.char_spans for s in rest[1:]])
+            plan.whole = _kept_whole(rest[1:])
     return plan
 
 

@@ -23,6 +23,7 @@ from operator import add, call, is_, not_
 from ..text.ascii_twin import ascii_twin as file_ascii_twin
 from ..text.byte_level import _TO_CHARS as BYTE_CHARS
 from ..text.byte_level import bytes_to_chars
+from ..text.char_classes import ascii_view
 from ..text.onig_regex import regex_timed_out, search_timeout
 
 
@@ -187,16 +188,52 @@ def _uncut(char_spans, cuts):
     return words
 
 
-def _kept_whole(char_spans_of):
-    """``word -> bool``: each finder in ``char_spans_of`` keeps the word's byte characters in one piece.
-    ``_kept_whole([lambda t: [(0, len(t))]])("a b") is True``."""
+def _kept_whole(stages):
+    """``word -> bool``: each stage in ``stages`` (``CutOnly``) keeps the word's byte characters in
+    one piece. A word none of a stage's characters can cut (a class split's class, Falcon's Digits)
+    or where its pattern finds nothing (a Split that is not inverted, Falcon's three digits) skips
+    that stage's spans: most words of a line, when only digits cut.
+    ``_kept_whole([Digits()])("a1")`` is ``False``; ``_kept_whole([Digits()])("ab")`` is ``True``."""
+    checks = [(_sure_whole(stage), stage.char_spans) for stage in stages]
 
     def whole(word: str) -> bool:
         text = word.translate(BYTE_CHARS) if word.isascii() else bytes_to_chars(word.encode("utf-8", "surrogatepass"))
-        one = [(0, len(text))]
-        return all(spans(text) == one for spans in char_spans_of)
+        one = None
+        for sure, spans in checks:
+            if sure is not None and sure(text):
+                continue
+            if one is None:
+                one = [(0, len(text))]
+            if spans(text) != one:
+                return False
+        return True
 
     return whole
+
+
+def _sure_whole(stage):
+    """``text -> bool``, ``True`` only when ``stage`` surely keeps a byte-character text in one
+    piece (``None``: no quick test for this stage). A class split cuts only at its class's
+    characters: the byte characters in it are found once. A Split that keeps its gaps cuts only
+    where its pattern matches (on the view it searches, with its time limit)."""
+    from ..pre_tokenizers.split import Split, _ClassSplit
+
+    if isinstance(stage, _ClassSplit) and type(stage).char_spans is _ClassSplit.char_spans:
+        in_class = re.compile(f"[{stage.char_set}]").fullmatch
+        cutters = frozenset(c for c in BYTE_CHARS.values() if in_class(ascii_view(c, stage.classes)))
+        return cutters.isdisjoint
+    if type(stage) is Split and not stage.invert:
+        search, classes = stage._rx.search, stage._classes
+
+        def no_match(text: str) -> bool:
+            view = text if classes is None else ascii_view(text, classes)
+            try:
+                return search(view, timeout=search_timeout(stage._rx, len(view))) is None
+            except TimeoutError:  # no quick answer: the stage's own spans decide (and say why)
+                return False
+
+        return no_match
+    return None
 
 
 def _bytelevel_words():
