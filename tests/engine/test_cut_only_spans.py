@@ -9,12 +9,21 @@
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokcore.fast.words import _chunk_words, _kept_matches, _kept_whole
+from tokcore.fast.words import (
+    GPT2_ASCII,
+    _bytelevel_words,
+    _chunk_words,
+    _digits_then_gpt2,
+    _kept_matches,
+    _kept_whole,
+)
 from tokcore.pre_tokenizers.split import (
     BEHAVIORS,
     Digits,
@@ -115,3 +124,19 @@ def test_kept_whole_quick_checks_agree_with_the_stages_spans(word, picked):
     text = bytes_to_chars(word.encode("utf-8"))
     want = all(stage.char_spans(text) == [(0, len(text))] for stage in stages)
     assert _kept_whole(stages)(word) is want
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.lists(st.sampled_from(["a", "Zb", "1", "23", " ", "  ", "\t", "\n", "'s", "'", "-", "!?", "é", "x9"]),
+                     max_size=12).map("".join))
+def test_starcoder_words_in_one_pattern_equal_digits_then_gpt2_per_chunk(text):
+    """On ASCII text one findall gives StarCoder's words: each digit alone, and GPT-2's split
+    (``regex``'s own pattern) of every chunk between digits; other text takes the chunk finder."""
+    from tokcore.text.byte_level import GPT2_REGEX
+
+    digits = Digits(individual_digits=True)
+    chunked = _chunk_words(digits.char_spans, _bytelevel_words(), GPT2_ASCII.findall)
+    words, starts = _digits_then_gpt2(chunked)(text)
+    want = [w for s, e in digits.char_spans(text) for w in GPT2_REGEX.findall(text[s:e])]
+    assert list(words) == want
+    assert starts is None or starts == list(accumulate(map(len, want[:-1]), initial=0))

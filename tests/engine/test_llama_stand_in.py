@@ -1,5 +1,5 @@
 """The merge-cut finder of Llama-style BPE reads its separator ``"▁"`` as a Latin-1 stand-in
-(``tokcore.fast.words._stand_in``); a text holding the stand-in itself takes the plain pass. Both
+(``tokcore.fast.merge_cuts._stand_in``); a text holding the stand-in itself takes the plain pass. Both
 are pinned to the plain pass and to the reference path (the whole line through the model).
 
 Left out: the cut rule itself (``test_safe_cuts.py``, ``test_bpe_lean.py``).
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from shared_data import require_shared
 
 import tokcore
-from tokcore.fast.words import _merge_cut_words, _stand_in
+from tokcore.fast.merge_cuts import _merge_cut_words, _stand_in
 
 LLAMA = ("reference", "hf", "trained", "llama_style_bpe.json")
 _FAST = tokcore.load(require_shared(*LLAMA))
@@ -29,14 +29,14 @@ _ALPHABET = [_NARROW, "\u2581", " ", "a", "n", "d", "t", "h", "e", "s", ",", "."
 
 def _plain(merges, known):
     """The finder without a stand-in: ``_stand_in`` answering that there is none."""
-    from tokcore.fast import words
+    from tokcore.fast import merge_cuts
 
-    real = words._stand_in
-    words._stand_in = lambda merges, known: ("", "")
+    real = merge_cuts._stand_in
+    merge_cuts._stand_in = lambda merges, known: ("", "")
     try:
         return _merge_cut_words(merges, known)
     finally:
-        words._stand_in = real
+        merge_cuts._stand_in = real
 
 
 def test_the_stand_in_is_llamas_separator_and_free():

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from shared_data import require_shared
 
 import tokcore
+from tokcore.fast.merge_cuts import _merge_cut_words
 from tokcore.fast.plan import word_plan
-from tokcore.fast.words import _merge_cut_words
 from tokcore.models.bpe import BPE
 
 LLAMA = ("reference", "hf", "trained", "llama_style_bpe.json")

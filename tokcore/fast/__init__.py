@@ -3,6 +3,7 @@
 - ``plan``: a word plan per (pre-tokenizer, model) and its cache of finished words.
 - ``entries``: a new word's entry straight from the model's own split (BPE, WordPiece, Unigram).
 - ``words``: the word finders (one regex pass, ``str.split``) that stand in for a pre-tokenizer.
+- ``merge_cuts``: the finder of a BPE without a pre-tokenizer: the line cut where no merge can span.
 - ``encode``: the word loops that emit the cached words' tokens into an ``Encoding``.
 - ``views``: the tokenization text without an alignment, where a normalizer allows it.
 - ``lane``: the single-text lane: the words' ids now; the lists, through the core's own

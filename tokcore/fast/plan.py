@@ -30,16 +30,17 @@ from .entries import (
     _verbatim,
     _wordpiece_split,
 )
+from .merge_cuts import _merge_cut_words
 from .words import (
     _NON_SPACE_RUNS,
     GPT2_ASCII,
     _bytelevel_words,
     _chunk_words,
+    _digits_then_gpt2,
     _gpt2_cut,
     _isolated_words,
     _kept_matches,
     _kept_whole,
-    _merge_cut_words,
     _uncut,
     _whole,
     ascii_twin,
@@ -263,6 +264,8 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
         # StarCoder's and Falcon's ByteLevel cuts each chunk into GPT-2's words: those are the
         # words (each then written as bytes), which repeat far more often than whole chunks.
         words = _chunk_words(char_spans, _bytelevel_words(), GPT2_ASCII.findall)
+        if type(first) is pt.Digits and first.individual_digits:
+            words = _digits_then_gpt2(words)  # StarCoder's: one pattern on ASCII text
         rest = [pt.ByteLevel(add_prefix_space=False, trim_offsets=byte_level.trim_offsets, use_regex=False), *rest[1:]]
 
     def pieces(piece):
