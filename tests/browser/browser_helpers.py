@@ -31,6 +31,19 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
+def open_link(page, url: str) -> None:
+    """Open ``url`` as a person following a link would, and wait until its script run is done.
+
+    Fails when Streamlit shows its "Page not found" dialog: the dialog makes the rest of the page
+    inert, so clicks would time out far from the cause. After the server's warm-up
+    (``tokapp.warmup``) every page's own link opens cleanly; the default page (Playground) lives
+    at the root, ``/``, and has no other path.
+    """
+    page.goto(url)
+    wait_for_app(page)
+    assert page.get_by_text("Page not found").count() == 0, f"{url} opened with a 'Page not found' dialog"
+
+
 def wait_for_app(page) -> None:
     """Wait until Streamlit has rendered and finished running the script."""
     page.wait_for_selector('[data-testid="stApp"]')

@@ -8,19 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import exception_boxes, open_link, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def open_page(page, app_url: str, path: str) -> None:
-    page.goto(f"{app_url}/{path}")
-    wait_for_app(page)
-    # A deep link may open with a "Page not found" notice although the page runs: close it.
-    notice = page.get_by_text("Page not found")
-    if notice.count():
-        page.keyboard.press("Escape")
-        notice.wait_for(state="detached")
+    open_link(page, f"{app_url}/{path}")
 
 
 def wait_for_output(page, expected: str, timeout: float = 30_000) -> None:

@@ -17,7 +17,7 @@ from malformed.cases import valid_tokenizer_json
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import exception_boxes, open_link, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 # 100,000 characters as the browser counts them (UTF-16 units: the text area's cap), emoji and accents included.
@@ -26,12 +26,7 @@ LONG = LONG.encode("utf-16-le")[: 2 * 100_000].decode("utf-16-le", "ignore")
 
 
 def _goto(page, url: str, heading: str) -> None:
-    page.goto(url)
-    wait_for_app(page)
-    notice = page.get_by_text("Page not found")
-    if notice.count():
-        page.keyboard.press("Escape")
-        notice.wait_for(state="detached")
+    open_link(page, url)
     page.get_by_role("heading", name=heading).first.wait_for()
 
 
@@ -59,7 +54,7 @@ def _tokenizer_json(extra_word: str) -> bytes:
 
 
 def test_a_preset_model_loads_from_the_cache_and_shows_its_tokens(page, app_url):
-    _goto(page, f"{app_url}/playground", "Playground")
+    _goto(page, f"{app_url}/", "Playground")  # the default page lives at the root
     wait_for_app(page)
     _sidebar(page).get_by_text("Model by name").click()
     wait_for_app(page)

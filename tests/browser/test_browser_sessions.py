@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser.browser_helpers import exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import exception_boxes, open_link, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -13,12 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 def _open(context, app_url):
     page = context.new_page()
     page.set_default_timeout(120_000)
-    page.goto(f"{app_url}/train_bpe?tb_step=0")
-    wait_for_app(page)
-    notice = page.get_by_text("Page not found")
-    if notice.count():
-        page.keyboard.press("Escape")
-        notice.wait_for(state="detached")
+    open_link(page, f"{app_url}/train_bpe?tb_step=0")
     page.get_by_role("heading", name="Train BPE").wait_for()
     return page
 

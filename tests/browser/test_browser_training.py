@@ -7,20 +7,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser.browser_helpers import click_until, exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import click_until, exception_boxes, open_link, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def open_page(page, app_url, path: str, query: str = ""):
-    page.goto(f"{app_url}/{path}{query}")
-    wait_for_app(page)
-    # A deep link opens with a "Page not found" notice although the page runs; it makes the page
-    # inert until closed (an app-shell issue reported to its owner), so close it.
-    notice = page.get_by_text("Page not found")
-    if notice.count():
-        page.keyboard.press("Escape")
-        notice.wait_for(state="detached")
+    open_link(page, f"{app_url}/{path}{query}")
 
 
 def heading_text(page) -> str:

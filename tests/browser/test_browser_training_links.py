@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from browser.browser_helpers import click_until, exception_boxes, screenshot, wait_for_app
+from browser.browser_helpers import click_until, exception_boxes, open_link, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -29,19 +29,10 @@ def _wait_for_query(page, part: str, timeout_ms: int = 60_000) -> bool:
     return True
 
 
-def _close_notice(page) -> None:
-    notice = page.get_by_text("Page not found")
-    if notice.count():
-        page.keyboard.press("Escape")
-        notice.wait_for(state="detached")
-
-
 def test_train_bpe_link_reopens_corpus_settings_and_step(browser, app_url):
     ctx, page = _fresh_page(browser)
     try:
-        page.goto(f"{app_url}/train_bpe?tb_step=0")
-        wait_for_app(page)
-        _close_notice(page)
+        open_link(page, f"{app_url}/train_bpe?tb_step=0")
         page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text="Corpus").click()
         page.get_by_role("option", name="English sample sentences").click()
         _wait_for_query(page, "tb_corpus=English")
@@ -66,17 +57,13 @@ def test_train_bpe_link_reopens_corpus_settings_and_step(browser, app_url):
 
     ctx, page = _fresh_page(browser)
     try:
-        page.goto(link)
-        wait_for_app(page)
-        _close_notice(page)
+        open_link(page, link)
         wait_for_app(page)
         try:
             page.locator("h3", has_text="Merge 4").wait_for(timeout=60_000)
         except Exception:  # a loaded server can drop the first run of a fresh session: one reload, same link
             screenshot(page, "train-bpe-link-first-try")
-            page.goto(link)
-            wait_for_app(page)
-            _close_notice(page)
+            open_link(page, link)
             page.locator("h3", has_text="Merge 4").wait_for()
         assert page.locator("h3").filter(has_text="Merge").first.inner_text() == title
         main_text = page.locator('[data-testid="stMain"]').inner_text()
