@@ -116,9 +116,13 @@ def browser():
     if path is None:
         _skip_or_fail("Debian's chromium is not installed (bash run.sh test installs it: apt-get install -y chromium)")
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         _skip_or_fail("the playwright package is missing (pip install -e '.[test]')")
+    # expect() waits 5 s by default, actions 60 s (the page fixture): on a loaded 2-core machine a
+    # rerun can keep the sidebar's widgets from the page for longer, so assertions wait as long as
+    # actions. A passing assertion returns at once; only a failing one waits the whole time.
+    expect.set_options(timeout=60_000)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
         try:
