@@ -132,6 +132,30 @@ def test_whitespace_family_and_no_pre_tokenizer(pre, text):
     same(a, b, text)
 
 
+# A lone Split over a Llama-style BPE (Gemma's is String " " after its normalizer wrote spaces as
+# "▁"): texts it leaves whole take the merge-cut words, with a quick no-match test in front.
+SPLIT_ALONE = [(" ", False, True), (" ", False, False), ("▁", False, True), ("é", False, True), ("l", False, True),
+               ("[0-9]", True, True), ("\\s", True, False)]
+
+
+@pytest.mark.parametrize("pattern,is_regex,normalized", SPLIT_ALONE, ids=str)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts)
+def test_split_alone_over_line_bpe(pattern, is_regex, normalized, text):
+    from tokcore.pre_tokenizers.split import Split
+
+    def make():
+        a, b = _variant("hf", "trained/llama_style_bpe.json", Split(pattern, "MergedWithPrevious", regex=is_regex))
+        if not normalized:
+            a.normalizer = b.normalizer = None
+            a.__dict__.pop("_word_plan", None)
+        assert word_plan(a).one_word  # the merge-cut plan, not the general one
+        return a, b
+
+    a, b = _variant_of(("split", pattern, is_regex, normalized), make)
+    same(a, b, text)
+
+
 _VARIANTS: dict = {}
 
 

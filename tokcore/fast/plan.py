@@ -41,6 +41,7 @@ from .words import (
     _isolated_words,
     _kept_matches,
     _kept_whole,
+    _sure_whole,
     _uncut,
     _whole,
     ascii_twin,
@@ -254,7 +255,8 @@ def _cut_first_plan(pre, model, tok) -> WordPlan | None:
         # Gemma's Split on " " after its normalizer wrote every space as "▁": the stage cuts
         # nothing, the line is one word and its BPE runs on the whole line, as with no
         # pre-tokenizer. A text the stage does cut takes the reference path.
-        return _line_plan(_uncut(char_spans, cuts), model, tok, one_word=True)
+        whole = _sure_whole(stages[0]) if type(stages[0]) is Split else None  # a class split's test is for bytes
+        return _line_plan(_uncut(char_spans, cuts, whole), model, tok, one_word=True)
     words = _chunk_words(char_spans)
     first = stages[0]
     if type(first) is Split and first.is_regex and first.behavior == "Removed" and first.invert:

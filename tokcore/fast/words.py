@@ -15,6 +15,7 @@ Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers witho
 from __future__ import annotations
 
 import re
+from functools import partial
 from itertools import accumulate, chain
 from operator import add
 
@@ -172,12 +173,15 @@ def _chunk_words(char_spans, inner=None, ascii_inner=None):
     return words
 
 
-def _uncut(char_spans, cuts):
+def _uncut(char_spans, cuts, whole=None):
     """A word finder for a one-stage pipeline over a text that stage leaves whole: the merge-cut
-    finder's words, or ``None`` (the reference path) when the stage cuts the text.
+    finder's words, or ``None`` (the reference path) when the stage cuts the text. ``whole``
+    (``text -> bool``, see ``_sure_whole``), when given, answers first for most texts.
     ``_uncut(lambda t: [(0, len(t))], lambda t: ((t,), None))("ab") == (("ab",), None)``."""
 
     def words(text):
+        if whole is not None and text and whole(text):
+            return cuts(text)
         found = char_spans(text)
         if len(found) == 1 and found[0] == (0, len(text)):
             return cuts(text)
@@ -213,7 +217,8 @@ def _sure_whole(stage):
     """``text -> bool``, ``True`` only when ``stage`` surely keeps a byte-character text in one
     piece (``None``: no quick test for this stage). A class split cuts only at its class's
     characters: the byte characters in it are found once. A Split that keeps its gaps cuts only
-    where its pattern matches (on the view it searches, with its time limit)."""
+    where its pattern matches (on the view it searches, with its time limit): that test holds for
+    any text, byte characters or not."""
     from ..pre_tokenizers.split import Split, _ClassSplit
 
     if isinstance(stage, _ClassSplit) and type(stage).char_spans is _ClassSplit.char_spans:
@@ -221,6 +226,8 @@ def _sure_whole(stage):
         cutters = frozenset(c for c in BYTE_CHARS.values() if in_class(ascii_view(c, stage.classes)))
         return cutters.isdisjoint
     if type(stage) is Split and not stage.invert:
+        if not stage.is_regex and stage.pattern:  # a String pattern matches where it occurs (Gemma's " ")
+            return partial(_lacks, stage.pattern)
         search, classes = stage._rx.search, stage._classes
 
         def no_match(text: str) -> bool:
@@ -232,6 +239,11 @@ def _sure_whole(stage):
 
         return no_match
     return None
+
+
+def _lacks(part: str, text: str) -> bool:
+    """``part not in text``, as a function of ``text`` once ``part`` is bound. ``_lacks(" ", "a▁b")`` is ``True``."""
+    return part not in text
 
 
 def _bytelevel_words():
