@@ -37,7 +37,6 @@ with st.sidebar:
         # A new text (an upload, a paste) gets settings above its alphabet; a link's settings win on its first run.
         if ORIGIN_KEY in st.session_state or not any(k in st.query_params for k in (VOCAB_KEY, SEED_KEY)):
             reset_defaults(st_training.unigram_start(corpus))
-        st.session_state[ORIGIN_KEY] = corpus.key
     first = unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
     for key, value in ((VOCAB_KEY, first.vocab_size), (PRE_KEY, first.pre_tokenizer),
                        (SHRINK_KEY, first.shrinking_factor), (SEED_KEY, first.seed_size)):
@@ -54,6 +53,10 @@ with st.sidebar:
     seed_size = st.number_input("Seed pieces (at most)", 10, 1_000_000, step=100, key=SEED_KEY, bind="query-params",
                                 help="The most frequent substrings the loop starts from (characters always stay).")
     st.caption("Defaults are chosen per corpus so the loop runs several EM + pruning rounds.")
+    if corpus is not None:
+        # Noted only once the widgets have taken the settings: a run stopped before (the corpus
+        # changed again) loses the reset to the browser's old values, so the next run resets again.
+        st.session_state[ORIGIN_KEY] = corpus.key
 
 if corpus is None or not st_training.unigram_size_ok(corpus, pre, int(vocab_size)):
     st.stop()

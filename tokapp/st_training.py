@@ -117,9 +117,11 @@ def vocab_input(prefix: str, family: str, corpus: training.Corpus, *, pre_tokeni
         pass  # the link's size: bound to the URL below
     elif seen != origin:
         st.session_state[key] = default
-    st.session_state[f"{prefix}_vocab_origin"] = origin
     size = st.number_input("Vocabulary size", 2, 100_000, key=key, bind="query-params",
                            help="Counts everything: [UNK], the alphabet and one token per merge.")
+    # Noted only once the widget has taken the size: a run stopped before (the person changed the
+    # corpus again) loses the reset to the browser's old value, so the next run must reset again.
+    st.session_state[f"{prefix}_vocab_origin"] = origin
     what = "256 byte symbols" if byte_level else (f"{base - 1} symbols + [UNK]" if family == "bpe" else
                                                   f"{base - 1} characters and ## variants + [UNK]")
     st.caption(f"This corpus starts with {base} tokens ({what}): merges begin above {base}. "
