@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from . import spans as _spans
 from .encoding import EncodeResult, contract_offsets
+from .normalized import NormalizedString
 from .offsets import SENTINEL
 from .optional_ints import WordIds, word_ids_of_list
 from .original_offsets import OriginalMapper
 from .spans import SpanColumn, Spans, settled
+
+_IDENTITY = OriginalMapper(NormalizedString(""))  # see _mapper
 
 
 def build_result(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: bool, return_masks: bool,
@@ -40,7 +43,7 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
     if return_offsets:
         spans = enc.spans
         if mappers is None:  # built once, shared by the overflowing windows
-            mappers = (OriginalMapper(ns_a, fast=fast), OriginalMapper(ns_b, fast=fast) if ns_b is not None else None)
+            mappers = (_mapper(ns_a, fast), _mapper(ns_b, fast) if ns_b is not None else None)
         map_a, map_b = mappers
         base = enc.spans_base
         # One text's tokens only (read once: each ``in`` pass compares every sequence id).
@@ -115,6 +118,13 @@ def result_state(enc, ns_a, ns_b, raw_a, raw_b, *, fast: bool, return_offsets: b
         state["_offsets"] = later
     return state
 
+
+
+def _mapper(ns, fast: bool) -> OriginalMapper:
+    """``OriginalMapper(ns, fast=fast)``, one shared object for a text without an alignment: an
+    identity mapper reads nothing of its text, and most results' texts are so.
+    ``_mapper(NormalizedString("ab"), True).identity`` is ``True``."""
+    return _IDENTITY if ns.is_identity else OriginalMapper(ns, fast=fast)
 
 
 def _list(items, own: bool) -> list:

@@ -28,7 +28,6 @@ from ..core.encoding import EncodeResult, Encoding
 from ..core.errors import check_text
 from ..core.normalized import NormalizedString
 from ..core.optional_ints import WordColumn
-from ..core.original_offsets import OriginalMapper
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
 from ..models.bpe import BPE, byte_token
@@ -56,9 +55,6 @@ from .views import (
 
 _IDS_OF = itemgetter(0)
 _NO_MAPPER = (lambda raw: None)  # noqa: E731 - a deferred view without an arithmetic mapper
-# The mappers of a text whose characters stay in place (what result_state would make for it anew:
-# an identity mapper reads nothing of its text), shared by every such result.
-_IN_PLACE = (OriginalMapper(NormalizedString("")), None)
 
 
 # -- the lane ------------------------------------------------------------------------------------
@@ -318,8 +314,6 @@ class _Rest:
             ns = NormalizedString(raw, view)  # characters in place: offsets map to themselves
             if moved is _PLAIN and need:
                 mappers = (PlainLineMapper(enc.word_ids), None)
-            elif moved is None:
-                mappers = _IN_PLACE
         else:
             ns = moved
         state = result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
