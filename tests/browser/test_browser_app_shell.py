@@ -26,8 +26,9 @@ def test_every_page_opens_from_the_sidebar_without_an_exception_box(page, app_ur
     instead of one per page saves Chromium a start of the whole frontend per page.)"""
     open_link(page, f"{app_url}/")
     nav = page.locator('[data-testid="stSidebarNav"]')
-    for info in discover_pages():
-        if len(discover_pages()) > 1:
+    pages = discover_pages()
+    for info in pages:
+        if len(pages) > 1:
             link = nav.get_by_text(info.title, exact=True)
             assert link.count() == 1, info.title
             link.click()
