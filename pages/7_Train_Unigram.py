@@ -14,16 +14,16 @@ from tokapp.visible import visible
 
 P = "tu"  # widget key prefix of this page
 VOCAB_KEY, PRE_KEY, SHRINK_KEY, SEED_KEY = f"{P}_vocab", f"{P}_pre", f"{P}_shrink", f"{P}_seed"
-ORIGIN_KEY = f"{P}_defaults_for"  # the corpus key the settings were last set for
+SETTING_KEYS = (VOCAB_KEY, PRE_KEY, SHRINK_KEY, SEED_KEY)
+ORIGIN_KEY = f"{P}_defaults_for"  # the corpus key the settings were last set for, with their values
 
 
-def reset_defaults(chosen=None) -> None:
+def reset_defaults(chosen, keys) -> None:
     """A new corpus gets its own defaults (several EM + pruning rounds); the classic words stay bare (no ▁)."""
-    chosen = chosen or unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
-    st.session_state[VOCAB_KEY] = chosen.vocab_size
-    st.session_state[PRE_KEY] = chosen.pre_tokenizer
-    st.session_state[SHRINK_KEY] = chosen.shrinking_factor
-    st.session_state[SEED_KEY] = chosen.seed_size
+    values = dict(zip(SETTING_KEYS, (chosen.vocab_size, chosen.pre_tokenizer, chosen.shrinking_factor,
+                                     chosen.seed_size)))
+    for key in keys:
+        st.session_state[key] = values[key]
 
 
 st_training.page_setup()
@@ -32,11 +32,11 @@ st.caption("Unigram starts from a large seed vocabulary, fits piece probabilitie
            "whose removal raises the corpus loss least, round after round, until the vocabulary is small enough.")
 
 with st.sidebar:
-    corpus = st_training.corpus_picker(P, on_change=reset_defaults)
-    if corpus is not None and st.session_state.get(ORIGIN_KEY) != corpus.key:
-        # A new text (an upload, a paste) gets settings above its alphabet; a link's settings win on its first run.
-        if ORIGIN_KEY in st.session_state or not any(k in st.query_params for k in (VOCAB_KEY, SEED_KEY)):
-            reset_defaults(st_training.unigram_start(corpus))
+    corpus = st_training.corpus_picker(P)
+    stale = () if corpus is None else st_training.settings_to_reset(ORIGIN_KEY, corpus.key, SETTING_KEYS)
+    # A new text (an upload, a paste) gets settings above its alphabet; a link's settings win on its first run.
+    if stale and (ORIGIN_KEY in st.session_state or not any(k in st.query_params for k in (VOCAB_KEY, SEED_KEY))):
+        reset_defaults(st_training.unigram_start(corpus), stale)
     first = unigram_defaults(st.session_state.get(f"{P}_corpus", "classic"))
     for key, value in ((VOCAB_KEY, first.vocab_size), (PRE_KEY, first.pre_tokenizer),
                        (SHRINK_KEY, first.shrinking_factor), (SEED_KEY, first.seed_size)):
@@ -54,9 +54,7 @@ with st.sidebar:
                                 help="The most frequent substrings the loop starts from (characters always stay).")
     st.caption("Defaults are chosen per corpus so the loop runs several EM + pruning rounds.")
     if corpus is not None:
-        # Noted only once the widgets have taken the settings: a run stopped before (the corpus
-        # changed again) loses the reset to the browser's old values, so the next run resets again.
-        st.session_state[ORIGIN_KEY] = corpus.key
+        st_training.note_settings(ORIGIN_KEY, corpus.key, SETTING_KEYS)
 
 if corpus is None or not st_training.unigram_size_ok(corpus, pre, int(vocab_size)):
     st.stop()
