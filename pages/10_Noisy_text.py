@@ -42,10 +42,8 @@ def english_dictionary():
     return english()
 
 
-def _load_example() -> None:
-    choice = st.session_state.get(f"{P}_example")
-    if choice:
-        st.session_state[f"{P}_text"] = choice
+TEXT_KEY = f"{P}_text"
+EXAMPLE_FOR = f"{P}_example_for"  # the example the text box was last set for, with its text
 
 
 with st.sidebar:
@@ -56,12 +54,17 @@ with st.sidebar:
     spec = st_common.tokenizer_picker(P)
     palette, show_ids = st_common.display_options()
 
-if f"{P}_text" not in st.session_state:
-    st.session_state[f"{P}_text"] = EXAMPLES[0]
-st.selectbox("Examples", EXAMPLES, index=None, placeholder="Pick an example sentence…", key=f"{P}_example",
-             on_change=_load_example)
-text = st.text_area("Noisy text", key=f"{P}_text", height=90,
+example = st.selectbox("Examples", EXAMPLES, index=None, placeholder="Pick an example sentence…",
+                       key=f"{P}_example")
+if TEXT_KEY not in st.session_state:
+    st.session_state[TEXT_KEY] = EXAMPLES[0]
+elif example and EXAMPLE_FOR in st.session_state and st_common.settings_to_reset(EXAMPLE_FOR, example, (TEXT_KEY,)):
+    # A new example replaces the text unless it was edited since (a run stopped halfway loses the
+    # load to the browser's old text, so the next run loads it again).
+    st.session_state[TEXT_KEY] = example
+text = st.text_area("Noisy text", key=TEXT_KEY, height=90,
                     help=f"Ctrl+Enter (or click outside) to normalize. Up to {TEXT_CAP:,} characters are used.")
+st_common.note_settings(EXAMPLE_FOR, example, (TEXT_KEY,))
 text = st_display.capped(text, TEXT_CAP)
 
 results = st.container()  # filled once the lexicon (edited below) is known

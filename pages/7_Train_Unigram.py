@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from tokapp import classroom, st_training, train_figures, training
+from tokapp import classroom, st_common, st_training, train_figures, training
 from tokapp.markdown import md_code
 from tokapp.training.defaults import unigram_defaults
 from tokapp.visible import visible
@@ -33,7 +33,7 @@ st.caption("Unigram starts from a large seed vocabulary, fits piece probabilitie
 
 with st.sidebar:
     corpus = st_training.corpus_picker(P)
-    stale = () if corpus is None else st_training.settings_to_reset(ORIGIN_KEY, corpus.key, SETTING_KEYS)
+    stale = () if corpus is None else st_common.settings_to_reset(ORIGIN_KEY, corpus.key, SETTING_KEYS)
     # A new text (an upload, a paste) gets settings above its alphabet; a link's settings win on its first run.
     if stale and (ORIGIN_KEY in st.session_state or not any(k in st.query_params for k in (VOCAB_KEY, SEED_KEY))):
         reset_defaults(st_training.unigram_start(corpus), stale)
@@ -54,7 +54,7 @@ with st.sidebar:
                                 help="The most frequent substrings the loop starts from (characters always stay).")
     st.caption("Defaults are chosen per corpus so the loop runs several EM + pruning rounds.")
     if corpus is not None:
-        st_training.note_settings(ORIGIN_KEY, corpus.key, SETTING_KEYS)
+        st_common.note_settings(ORIGIN_KEY, corpus.key, SETTING_KEYS)
 
 if corpus is None or not st_training.unigram_size_ok(corpus, pre, int(vocab_size)):
     st.stop()

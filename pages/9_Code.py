@@ -18,8 +18,12 @@ st.caption("Code parsed with tree-sitter: every token typed (keyword, identifier
            "identifiers split into words, and the code fed to a subword tokenizer syntax first.")
 
 
+TEXT_KEY = f"{P}_text"
+SAMPLE_FOR = f"{P}_sample_for"  # the language the code box was last set for, with its text
+
+
 def _load_sample() -> None:
-    st.session_state[f"{P}_text"] = code_view.SAMPLES[st.session_state[f"{P}_lang"]]
+    st.session_state[TEXT_KEY] = code_view.SAMPLES[st.session_state[f"{P}_lang"]]
 
 
 with st.sidebar:
@@ -32,14 +36,18 @@ with st.sidebar:
 
 left, right = st.columns([1, 3])
 language = left.selectbox("Language", list(code_view.SAMPLES), format_func=code_view.language_label,
-                          key=f"{P}_lang", on_change=_load_sample,
+                          key=f"{P}_lang",
                           help="Picking a language loads its sample; edit the code freely afterwards.")
 left.button("Reload the sample", key=f"{P}_sample", on_click=_load_sample)
-if f"{P}_text" not in st.session_state:
-    st.session_state[f"{P}_text"] = code_view.SAMPLES[language]
-code = right.text_area("Code", key=f"{P}_text", height=260,
+# A new language loads its sample unless the code was edited since (a run stopped halfway loses
+# the load to the browser's old text, so the next run loads it again: st_common.settings_to_reset).
+if TEXT_KEY not in st.session_state or (SAMPLE_FOR in st.session_state
+                                        and st_common.settings_to_reset(SAMPLE_FOR, language, (TEXT_KEY,))):
+    st.session_state[TEXT_KEY] = code_view.SAMPLES[language]
+code = right.text_area("Code", key=TEXT_KEY, height=260,
                        help=f"Ctrl+Enter (or click outside) to tokenize. Up to {TEXT_CAP:,} characters are used. "
                             "Syntax errors still tokenize: the broken parts are typed 'error'.")
+st_common.note_settings(SAMPLE_FOR, language, (TEXT_KEY,))
 code = st_display.capped(code, TEXT_CAP, what="code")
 
 try:

@@ -143,6 +143,28 @@ def long_work(n_chars: int, label: str, done: str | None = None):
 
 
 # ---------------------------------------------------------------- widgets
+def settings_to_reset(note_key: str, origin: str | None, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The settings a new origin (a corpus, a symbol level, a language) sets back to its defaults.
+
+    All of them on the first run; none while the origin is the one last noted; otherwise those whose
+    value is still the one noted with the last origin. A run stopped halfway (the person acted again)
+    loses its reset to the browser's old values, so they reset again; a value that differs from the
+    noted one was typed since the change, and stays.
+    """
+    note = st.session_state.get(note_key)
+    if note is None:
+        return keys
+    seen, values = note
+    if seen == origin:
+        return ()
+    return tuple(k for k in keys if k not in st.session_state or st.session_state[k] == values.get(k))
+
+
+def note_settings(note_key: str, origin: str | None, keys: tuple[str, ...]) -> None:
+    """Note the origin the settings are set for, with their values: call it after their widgets."""
+    st.session_state[note_key] = (origin, {k: st.session_state.get(k) for k in keys})
+
+
 def tokenizer_picker(prefix: str, *, label: str = "Tokenizer", where=None, bind: bool = True) -> samples.SampleSpec:
     """A select box over every available tokenizer; returns the chosen spec. Key: ``<prefix>_tok``.
 

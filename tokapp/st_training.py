@@ -100,45 +100,23 @@ def _sizes(run_key: str, family: str, pre_tokenizer: str, byte_level: bool, _cor
             default_vocab(family, _corpus, byte_level=byte_level, pre_tokenizer=pre_tokenizer))
 
 
-def settings_to_reset(note_key: str, origin: str, keys: tuple[str, ...]) -> tuple[str, ...]:
-    """The settings a new corpus (or symbol level, pre-tokenizer) sets back to its defaults.
-
-    All of them on the first run; none while the origin is the one last noted; otherwise those whose
-    value is still the one noted with the last origin. A run stopped halfway (the person acted again)
-    loses its reset to the browser's old values, so they reset again; a value that differs from the
-    noted one was typed since the change, and stays.
-    """
-    note = st.session_state.get(note_key)
-    if note is None:
-        return keys
-    seen, values = note
-    if seen == origin:
-        return ()
-    return tuple(k for k in keys if k not in st.session_state or st.session_state[k] == values.get(k))
-
-
-def note_settings(note_key: str, origin: str, keys: tuple[str, ...]) -> None:
-    """Note the origin the settings are set for, with their values: call it after their widgets."""
-    st.session_state[note_key] = (origin, {k: st.session_state.get(k) for k in keys})
-
-
 def vocab_input(prefix: str, family: str, corpus: training.Corpus, *, pre_tokenizer: str,
                 byte_level: bool = False) -> int:
     """The vocabulary-size control, starting above this corpus's alphabet (and saying so beside it).
 
     A new corpus, symbol level or pre-tokenizer sets the size back to that corpus's default, unless the
-    person typed a size since (see ``settings_to_reset``); a link's size wins on the first run.
+    person typed a size since (see ``st_common.settings_to_reset``); a link's size wins on the first run.
     """
     key, note_key = f"{prefix}_vocab", f"{prefix}_vocab_origin"
     base, default = _sizes(f"{corpus.key}|{family}|{pre_tokenizer}|{int(byte_level)}", family, pre_tokenizer,
                            byte_level, corpus)
     origin = f"{corpus.key}|{pre_tokenizer}|{int(byte_level)}"
     from_link = key not in st.session_state and key in st.query_params and note_key not in st.session_state
-    if not from_link and settings_to_reset(note_key, origin, (key,)):
+    if not from_link and st_common.settings_to_reset(note_key, origin, (key,)):
         st.session_state[key] = default
     size = st.number_input("Vocabulary size", 2, 100_000, key=key, bind="query-params",
                            help="Counts everything: [UNK], the alphabet and one token per merge.")
-    note_settings(note_key, origin, (key,))
+    st_common.note_settings(note_key, origin, (key,))
     what = "256 byte symbols" if byte_level else (f"{base - 1} symbols + [UNK]" if family == "bpe" else
                                                   f"{base - 1} characters and ## variants + [UNK]")
     st.caption(f"This corpus starts with {base} tokens ({what}): merges begin above {base}. "
