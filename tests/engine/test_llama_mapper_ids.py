@@ -82,3 +82,30 @@ def test_an_inserted_token_among_the_texts_declines():
     assert with_ids._from_ids(spans, 1, len(spans)) is None
     assert with_ids.map_all(spans) == _VIEW.mapper(text).map_all(spans)
     assert with_ids.map_all(spans)[2] == SENTINEL
+
+
+_FAST = tokcore.load(require_shared(*LLAMA))
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.lists(st.sampled_from(_PLAIN + _ODD), min_size=1, max_size=30).map("".join), add=st.booleans(),
+       view_first=st.booleans())
+def test_the_lane_maps_from_ids_and_makes_the_view_offsets_on_their_read(text, add, view_first):
+    """The lane maps a Llama-style text's original offsets from its ids before any view span is made
+    (``ShiftMapper.map_ids``); the view's offsets are made on their own read, in either order."""
+    res = _FAST.encode_result(text, return_offsets=True, add_special_tokens=add)
+    want = _REF.encode_result(text, return_offsets=True, add_special_tokens=add)
+    if view_first:
+        assert res.offsets == want.offsets and res.original_offsets == want.original_offsets
+    else:
+        assert res.original_offsets == want.original_offsets and res.offsets == want.offsets
+    assert res.ids == want.ids and res.tokens == want.tokens and res.word_ids == want.word_ids
+
+
+def test_a_plain_text_leaves_its_view_offsets_unmade_until_read():
+    for add in (True, False):
+        res = _FAST.encode_result("the and of, I", return_offsets=True, add_special_tokens=add)
+        assert res.original_offsets == _REF.encode_result("the and of, I", return_offsets=True,
+                                                          add_special_tokens=add).original_offsets
+        assert callable(res.__dict__["_offsets"])  # the lane's maker, not (spans, base) of made spans
+    assert "offsets" not in res.__dict__

@@ -164,8 +164,8 @@ class EncodeResult:
                 d.pop("_word_ids", None)
                 return words
         later = d.get("_offsets")
-        if name == "offsets" and later is not None:  # (spans, base) left by result_state
-            offsets = d.setdefault("offsets", contract_offsets(*later))
+        if name == "offsets" and later is not None:  # (spans, base) left by result_state, or the lane's maker
+            offsets = d.setdefault("offsets", later() if callable(later) else contract_offsets(*later))
             d.pop("_offsets", None)
             return offsets
         if name in d:  # made by another thread since this lookup began

@@ -235,16 +235,25 @@ class ShiftMapper:
 
     def _from_ids(self, spans: list, lead: int, stop: int) -> list | None:
         """``map_all`` when the text's tokens, ``spans[lead:stop]`` with the sentinel around them,
-        each cover their own text end to end from the view's start (``None``: not so): a token's
-        raw bytes are its view bytes less those its ``new`` characters add (``RawLengths``), and
-        the prefix, one ``new`` at the view's start, maps to nothing. The first ``new`` then stands
-        for the one raw byte before the text, so the 1-based stops are the running sums. A token
-        whose text is not what it covers (a byte, the unknown token: no length) declines; so does
-        a raw text holding ``new`` itself (2 bytes short per such ``new``) or missing a character
-        (short too): the sums must end at the raw text's end."""
-        ids, n = self.ids, len(spans)
-        if len(ids) != n or spans.count(None) != n - stop + lead or spans[lead][0] != 0:
+        start at the view's start (``None``: an inserted token among them, or not so), then as
+        ``map_ids``."""
+        if len(self.ids) != len(spans) or spans.count(None) != len(spans) - stop + lead or spans[lead][0] != 0:
             return None  # an inserted token among the text's
+        return self.map_ids(lead, stop)
+
+    def map_ids(self, lead: int, stop: int) -> list | None:
+        """The contract spans of ``ids``, when the text's tokens ``ids[lead:stop]`` (inserted ones
+        around them) each cover their own text end to end from the view's start (``None``: not
+        so): a token's raw bytes are its view bytes less those its ``new`` characters add
+        (``RawLengths``), and the prefix, one ``new`` at the view's start, maps to nothing. The
+        first ``new`` then stands for the one raw byte before the text, so the 1-based stops are
+        the running sums. A token whose text is not what it covers (a byte, the unknown token: no
+        length) declines; so does a raw text holding ``new`` itself (2 bytes short per such
+        ``new``) or missing a character (short too): the sums must end at the raw text's end.
+        ``<s>``, ``"▁a"``, ``"▁b"`` of ``"a b"``: ``ShiftMapper("a b", 3, " ", "\u2581", [1, 7, 8],
+        {1: None, 7: 2, 8: 2}).map_ids(1, 3) == [(0, 0), (1, 2), (2, 4)]``."""
+        ids = self.ids
+        n = len(ids)
         try:
             ends = list(accumulate(map(self.by_ids.__getitem__, islice(ids, lead, stop)), initial=0))
         except TypeError:  # a token without a length (None)

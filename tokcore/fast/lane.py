@@ -27,6 +27,7 @@ from operator import itemgetter
 from ..core.encoding import EncodeResult, Encoding
 from ..core.errors import check_text
 from ..core.normalized import NormalizedString
+from ..core.offsets import SENTINEL
 from ..core.optional_ints import WordColumn
 from ..core.result_build import result_state
 from ..core.spans import SpanColumn
@@ -265,14 +266,25 @@ class _Rest:
         ids = result.get("ids")
         if ids is None:
             ids = result.setdefault("ids", self.ids(result))
+        # The original offsets straight from the ids where the tokens' texts are the view end to end
+        # (Llama's Prepend + Replace, a sentencepiece line): the view's own spans wait for their
+        # first read (_view_offsets), most callers reading the original offsets only.
+        mapper = mapped = None
+        by_ids = need and not long and self.moved is _DEFERRED and lane.raw_lengths is not None and lane.trim is None
+        if by_ids:
+            mapper = lane.deferred_view.mapper(raw, ids, lane.raw_lengths)
+            if mapper is not None:
+                before, after = lane.with_specials if self.add else lane.without_specials
+                mapped = mapper.map_ids(len(before), len(ids) - len(after))
         # A byte-level model's spans are made trimmed (ByteLevelTrim), but a long text's.
         trim = lane.byte_trim if need and not long else None
         if long and found[1] is None and found[2] is None and len(found[0]) > _EMIT_WORDS:
             _emit_slices(found, tokens, spans, words, need, lane.plan.one_word)
         else:
-            emit_words(found, view, base, None, 0, view.isascii(), None, tokens, spans, words, 0, need,
-                       lane.plan.one_word, trim)
+            emit_words(found, view, base, None, 0, view.isascii(), None, tokens, spans, words, 0,
+                       need and mapped is None, lane.plan.one_word, trim)
         ents = found[0]
+        later = None if mapped is None else partial(_view_offsets, found, view, lane.plan.one_word)
         del found
         n = len(tokens)
         if lazy_words:
@@ -302,7 +314,11 @@ class _Rest:
         moved, mappers = self.moved, None
         if moved is _DEFERRED and need:
             # A view that maps its spans by arithmetic (fast_views.PrefixReplaceText) needs no alignment.
-            if lane.raw_lengths is not None:  # the tokens map from their ids (ShiftMapper._from_ids)
+            if mapped is not None:  # mapped from the ids above
+                mapper = _Mapped(mapped)
+            elif by_ids:  # the ids declined (a byte token, a raw "▁"): the view's spans, by arithmetic
+                mapper = mapper and lane.deferred_view.mapper(raw)
+            elif lane.raw_lengths is not None:  # the tokens map from their ids (ShiftMapper._from_ids)
                 mapper = lane.deferred_view.mapper(raw, ids, lane.raw_lengths)
             else:
                 mapper = getattr(lane.deferred_view, "mapper", _NO_MAPPER)(raw)
@@ -319,6 +335,10 @@ class _Rest:
         state = result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
                              mappers=mappers, own=True, one_text=True)
         state["ids"] = ids
+        if later is not None:  # the view's offsets, made on first read, sentinels where the template inserts
+            seqs = state["sequence_ids"]
+            at = seqs.index(0) if n else len(seqs)
+            state["_offsets"] = partial(later, at, len(seqs) - at - n)
         if lazy_words:
             # The sequence's tokens (sequence id 0) stand together among the inserted ones (None):
             # the lane's template holds the sequence once.
@@ -327,6 +347,27 @@ class _Rest:
             del state["word_ids"]
             state["_word_ids"] = partial(_word_ids, ents, lane.plan.one_word, at, len(seqs) - at - n)
         return state
+
+
+class _Mapped:
+    """A result's original offsets made already (``ShiftMapper.map_ids``), as ``result_state``'s mapper."""
+
+    identity = False
+    __slots__ = ("mapped",)
+
+    def __init__(self, mapped: list):
+        self.mapped = mapped
+
+    def map_all(self, spans: list) -> list:
+        return self.mapped
+
+
+def _view_offsets(found: tuple, view: str, one_word: bool, before: int, after: int) -> list:
+    """The contract offsets in the view of a lane result whose original ones came from its ids, on
+    their first read: ``before`` and ``after`` inserted tokens' sentinels around the words' spans."""
+    spans: list = []
+    emit_words(found, view, 1, None, 0, view.isascii(), None, [], spans, None, 0, True, one_word)
+    return [*repeat(SENTINEL, before), *spans, *repeat(SENTINEL, after)]
 
 
 def _word_ids(ents: list, one_word: bool, before: int, after: int) -> list:

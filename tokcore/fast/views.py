@@ -276,6 +276,14 @@ class LeadMapper:
         # Contract spans count from 1: only the sentinel starts at 0.
         return [(a + lead, b + lead) if a else SENTINEL for a, b in self.mapper.map_all(spans)]
 
+    def map_ids(self, first: int, stop: int) -> list | None:
+        """``ShiftMapper.map_ids`` of the view's tokens ``ids[first:stop]``, moved ``lead`` bytes on."""
+        mapped = self.mapper.map_ids(first, stop)
+        if mapped is None:
+            return None
+        lead = self.lead
+        return [(a + lead, b + lead) if a else SENTINEL for a, b in mapped]
+
 
 def plain_line(text: str) -> bool:
     """Whether ``text`` is a plain line: printable ASCII with single inner spaces, whose sentencepiece
