@@ -335,17 +335,17 @@ class _Rest:
         state = result_state(enc, ns, None, raw, None, fast=True, return_offsets=need, return_masks=self.masks,
                              mappers=mappers, own=True, one_text=True)
         state["ids"] = ids
-        if later is not None:  # the view's offsets, made on first read, sentinels where the template inserts
-            seqs = state["sequence_ids"]
-            at = seqs.index(0) if n else len(seqs)
-            state["_offsets"] = partial(later, at, len(seqs) - at - n)
-        if lazy_words:
+        if later is not None or lazy_words:
             # The sequence's tokens (sequence id 0) stand together among the inserted ones (None):
-            # the lane's template holds the sequence once.
+            # the lane's template holds the sequence once. Both makers put those around the words'.
             seqs = state["sequence_ids"]
             at = seqs.index(0) if n else len(seqs)
-            del state["word_ids"]
-            state["_word_ids"] = partial(_word_ids, ents, lane.plan.one_word, at, len(seqs) - at - n)
+            after = len(seqs) - at - n
+            if later is not None:  # the view's offsets, made on first read
+                state["_offsets"] = partial(later, at, after)
+            if lazy_words:
+                del state["word_ids"]
+                state["_word_ids"] = partial(_word_ids, ents, lane.plan.one_word, at, after)
         return state
 
 
