@@ -24,7 +24,7 @@ import tokcore
 from tokcore.core import spans as S
 from tokcore.core.optional_ints import WordColumn, WordIds, _int_array
 from tokcore.core.spans import SpanColumn, Spans
-from tokcore.fast import lane as fast_lane
+from tokcore.fast import lane_lists
 from tokcore.parallel.pack import pack, unpack
 
 values = st.integers(0, 50) | st.integers(0, 2**33)  # small ones, and past the 4-byte range
@@ -190,8 +190,8 @@ def test_lane_with_span_columns_equals_the_reference(kind, name, chunk, text, mo
     # Every text takes the long route (columns, arrays, placeholder ids, words emitted two at a
     # time), and every result's Spans and WordIds their flat arrays; with chunk 3 the document's
     # words are found chunk by chunk, as a long document's are.
-    monkeypatch.setattr(fast_lane, "_COLUMN_CHARS", 0)
-    monkeypatch.setattr(fast_lane, "_EMIT_WORDS", 2)
+    monkeypatch.setattr(lane_lists, "_COLUMN_CHARS", 0)
+    monkeypatch.setattr(lane_lists, "_EMIT_WORDS", 2)
     monkeypatch.setattr(S, "LIST_MAX", 0)  # WordIds read it too
     monkeypatch.setattr(S, "COMPACT_FROM", -1)  # every result keeps its compact sequences
     monkeypatch.setattr(fe, "CHUNK_CHARS", chunk)
@@ -231,7 +231,7 @@ def test_worker_columns_bring_spans_back(monkeypatch, compact_from):
 
 
 def test_long_route_without_a_post_processor_equals_the_reference(monkeypatch):
-    monkeypatch.setattr(fast_lane, "_COLUMN_CHARS", 0)
+    monkeypatch.setattr(lane_lists, "_COLUMN_CHARS", 0)
     monkeypatch.setattr(S, "COMPACT_FROM", -1)
     path = require_shared("reference", "hf", "gpt2", "tokenizer.json")
     fast, ref = tokcore.load(path), tokcore.load(path)

@@ -1,4 +1,4 @@
-"""The single-text fast lane (``tokcore.fast_lane``) pinned to the general path.
+"""The single-text fast lane (``tokcore.fast.lane``, ``tokcore.fast.lane_lists``) pinned to the general path.
 
 A lane result fills its lists on first read; it must equal, field for field, what the
 reference pipeline (``Tokenizer.fast = False``) returns, for every option of ``encode_result``,
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import tokcore
 from tokcore.core.normalized import NormalizedString
-from tokcore.fast import lane as fast_lane
+from tokcore.fast import lane_lists
 from tokcore.fast.lane import lane_for
 from tokcore.fast.views import same_place_view
 from tokcore.normalizers import standard as N
@@ -363,7 +363,7 @@ def test_deleting_view_takes_a_document_with_a_byte_order_mark():
     fast, ref = pair_for("minilm/tokenizer.json")
     text = "\ufeffThe Project’s text,\r\nwith a BOM.\u200b"
     res = fast.encode_result(text, return_offsets=True, return_masks=True)
-    assert res.__dict__["_source"].moved is fast_lane._DEFERRED
+    assert res.__dict__["_source"].moved is lane_lists.DEFERRED
     assert res == ref.encode_result(text, return_offsets=True, return_masks=True)
 
 
@@ -427,8 +427,8 @@ def test_sentencepiece_view_takes_ascii_text(bpe_nfkc_pair):
             assert fast.encode_result(text, return_offsets=True) == ref.encode_result(text, return_offsets=True)
     res = fast.encode_result("It was a fine day.", return_offsets=True)
     # The first time a word may be missing from the caches: the view and its alignment, later.
-    assert res.__dict__["_source"].moved in (fast_lane._DEFERRED, fast_lane._PLAIN)
-    assert fast.encode_result("It was a fine day.").__dict__["_source"].moved is fast_lane._PLAIN
+    assert res.__dict__["_source"].moved in (lane_lists.DEFERRED, lane_lists.PLAIN)
+    assert fast.encode_result("It was a fine day.").__dict__["_source"].moved is lane_lists.PLAIN
     assert res == ref.encode_result("It was a fine day.", return_offsets=True)
 
 

@@ -1,7 +1,7 @@
 """Every fast path pinned to the reference path: identical ids, tokens, offsets, masks, word ids.
 
 ``Tokenizer.fast = False`` runs the reference pipeline (Piece objects through every stage, the
-per-span original-offsets mapper); the fast one (``tokcore.fast_encode``: one regex pass and a
+per-span original-offsets mapper); the fast one (``tokcore.fast.encode``: one regex pass and a
 cache of finished words) must give the same ``EncodeResult`` on any text, cold cache or warm,
 after an option changes, on every reference file and on hand-built variants of each plan.
 No timings here (see ``bench/run.py``).

@@ -100,7 +100,7 @@ class EncodeResult:
     (``None`` for inserted tokens). ``tokenization_text`` (and ``tokenization_text_pair``) are
     the texts the offsets point into.
 
-    A result from the single-text fast lane (``tokcore.fast_lane``) fills its lists on first
+    A result from the single-text fast lane (``tokcore.fast.lane``) fills its lists on first
     read, from the per-word data it keeps (as HF tokenizers builds its Python lists on first
     access): the ids alone from the words' ids, the word ids alone from the words' entries, the
     other lists together (for a sentencepiece ``.model``'s plain line, its tokenization text too).

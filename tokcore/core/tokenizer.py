@@ -58,7 +58,7 @@ _DERIVED = ("_lane", "_word_plan")
 class Tokenizer:
     """A full tokenization pipeline. Build one from components, or get one from ``tokcore.load``."""
 
-    #: Use the fast paths of ``tokcore.fast_encode`` where they apply (same results; ``False`` runs
+    #: Use the fast paths of ``tokcore.fast.encode`` where they apply (same results; ``False`` runs
     #: the reference path, which the tests compare against).
     fast: bool = True
 

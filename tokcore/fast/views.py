@@ -1,4 +1,4 @@
-"""Normalized text without building an alignment: the views the fast lane (``tokcore.fast_lane``) tokenizes.
+"""Normalized text without building an alignment: the views the fast lane (``tokcore.fast.lane``) tokenizes.
 
 Building a ``NormalizedString`` costs a list entry per character; most texts need none of it
 to find their tokens. ``same_place_view`` gives the normalized text when every character stays

@@ -4,12 +4,12 @@ Each finder returns ``(words, starts)``: the words a pre-tokenizer's split gives
 and their 0-based character starts, ``starts`` ``None`` when the words cover the text from 0;
 ``None`` altogether when the finder cannot be sure (the slow path then runs). Also here:
 GPT-2's pattern for ASCII text in the standard library's ``re``, the places where a long text
-can be cut between GPT-2 words (``tokcore.fast_encode.document_entries``), and the finders of pipelines whose first
+can be cut between GPT-2 words (``tokcore.fast.encode.document_entries``), and the finders of pipelines whose first
 stage only cuts (``_chunk_words``, ``_uncut``, with ``_kept_whole``'s check of the later stages).
 ``tests/engine/test_fast_paths.py``, ``tests/engine/test_fast_lane.py``, ``tests/engine/test_bpe_lean.py``
 and ``tests/parity/test_parity_real_pre_tokenizers.py`` pin each to its reference.
 
-Left out: what a word becomes (``tokcore.fast_encode``) and pre-tokenizers without a finder.
+Left out: what a word becomes (``tokcore.fast.encode``) and pre-tokenizers without a finder.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A tokenizer's workers are started on first use and kept while it stays as it was, as HF
 tokenizers keeps its thread pool: starting processes costs as much as encoding a few thousand
 lines. They are stopped when any of its stages changes (the fast lane's rule,
-``tokcore.fast_lane.lane_for``), with the tokenizer itself, and at exit.
+``tokcore.fast.lane.lane_for``), with the tokenizer itself, and at exit.
 
 A call hands every worker the same list of pieces; workers and the caller then take pieces one
 at a time from a shared counter, so a faster process simply takes more. A worker sends each
