@@ -58,6 +58,23 @@ def test_byte_level_trim_made_with_the_spans_follows_the_rule(tokens, base, add_
     expected = trim_reference(tokens, list(zip(ends, ends[1:])), base, add_prefix_space)
     before = [(0, 0)] * at  # spans of an earlier segment stay as they are
     values, spans = ["x"] * at, list(before)
-    emit_words((ents, None, None, False), "", base, None, 0, False, None, values, spans, None, 0, True, False,
+    emit_words((ents, None, None, prefixed), "", base, None, 0, False, None, values, spans, None, 0, True, False,
                ByteLevelTrim(add_prefix_space))
     assert spans == before + expected
+
+
+def test_a_lone_space_token_moves_by_its_byte():
+    """A lone ``Ġ`` (GPT-2 starts many non-Latin words with it, and indented lines) is trimmed with
+    the other starts, not by the token-by-token rule: this fails on a trim that declines every lone
+    ``Ġ``. As the first token it takes the rule where its space was inserted (no byte) or is kept."""
+    from tokcore.processors.merge import ByteLevelTrim
+
+    for add_prefix_space in (False, True):
+        trim = ByteLevelTrim(add_prefix_space)
+        assert trim.leads(["a", "Ġ", "Ġb", "Ġ"]) == [0, 1, 1, 1]
+        assert trim.leads(["Ġ", "Ġb"], prefixed=True) is None
+        tokens, spans = ["a", "Ġ", "Ġb"], [(1, 2), (2, 3), (3, 5)]
+        assert trim_reference(tokens, spans, 1, add_prefix_space) == [(1, 2), (3, 3), (4, 5)]
+    assert ByteLevelTrim(False).leads(["Ġ", "Ġ", "Ġb"]) == [1, 1, 1]  # an indented line's first tokens
+    assert trim_reference(["Ġ", "Ġ", "Ġb"], [(1, 2), (2, 3), (3, 5)], 1, False) == [(2, 2), (3, 3), (4, 5)]
+    assert ByteLevelTrim(True).leads(["Ġ", "Ġb"]) is None

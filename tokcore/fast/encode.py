@@ -197,7 +197,7 @@ def emit_words(found: tuple, seg: str, byte_start: int, table, char_start: int, 
         _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts, spans)
     else:
         tokens = values[at:] if at else values
-        leads = trim.leads(tokens)
+        leads = trim.leads(tokens, prefixed)
         first = len(spans)
         _emit_spans(ents, found_words, starts, prefixed, seg, byte_start, table, char_start, view_ascii, counts, spans,
                     leads or None)

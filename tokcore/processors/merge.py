@@ -328,8 +328,11 @@ def trim_spans(spans, tokens: list, base: int, add_prefix_space: bool) -> None:
 class ByteLevelTrim:
     """``trim_offsets`` for byte-level tokens as amounts each token's start moves: the bytes of its
     leading spaces, which its text alone decides (``Ġ`` is one byte; the span of a token with text
-    after its spaces is at least that wide, so no move is clamped). A token with trailing spaces,
-    only spaces or a wider space character leaves the encoding to ``trim_offsets``, token by token.
+    after its spaces is at least that wide, so no move is clamped). A lone ``Ġ`` moves by its one
+    byte too: its span is that byte, and the rule's trailing trim then leaves it empty at its end.
+    A token with trailing spaces, other spaces only or a wider space character leaves the encoding
+    to ``trim_offsets``, token by token; so does a first lone ``Ġ`` whose space was inserted (no
+    byte) or is kept (``add_prefix_space``).
     The fast lane of a byte-level model moves the starts as it makes the spans (no second tuple per
     token). ``ByteLevelTrim(False).leads(["Hi", "Ġthere"]) == [0, 1]``."""
 
@@ -337,9 +340,10 @@ class ByteLevelTrim:
         self.add_prefix_space = add_prefix_space
         self._leads: dict[str, int | None] = {}  # token -> bytes its start moves (None: the rule)
 
-    def leads(self, tokens: list) -> list | bool | None:
+    def leads(self, tokens: list, prefixed: bool = False) -> list | bool | None:
         """The move of each token's start, ``False`` when none moves, or ``None`` when a token needs
-        ``trim_offsets``' rule. With ``add_prefix_space`` the first token keeps its one space."""
+        ``trim_offsets``' rule. With ``add_prefix_space`` the first token keeps its one space;
+        ``prefixed``: the first token's leading space was inserted by the pre-tokenizer (no byte)."""
         try:
             leads = list(map(self._leads.__getitem__, tokens))
         except KeyError:  # tokens met for the first time: only those take the Python step
@@ -350,6 +354,8 @@ class ByteLevelTrim:
             moved = sum(leads)  # a token for the rule (None) raises: cheaper than comparing each with None
         except TypeError:
             return None
+        if moved and tokens[0] == _SPACE_BYTE_CHAR and (prefixed or self.add_prefix_space):
+            return None  # a first lone space without its byte, or one the rule keeps: the rule decides
         if self.add_prefix_space and leads and leads[0] == 1:
             leads[0] = 0  # the first token keeps the one space the pre-tokenizer added
             moved -= 1
@@ -363,6 +369,11 @@ class ByteLevelTrim:
             runs = _runs_of(token)
         if runs is False:
             lead = 0
+        elif token == _SPACE_BYTE_CHAR:
+            # Its one-byte span: the start moves to the stop, where the trailing trim leaves the
+            # stop (not before the start). Non-Latin words start with it (GPT-2 merges no "Ġ" with
+            # their first byte): without this, most such lines took the rule token by token.
+            lead = 1
         else:
             first, trail = runs
             lead = first[1] if trail is None and first[0] == first[1] else None
