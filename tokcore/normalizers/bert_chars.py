@@ -2,9 +2,10 @@
 
 Each step of ``BertNormalizer`` (clean_text, the spaces around CJK characters, NFD with its Mn
 marks dropped, lower-casing) rewrites every character on its own, save for NFD's reordering
-of marks (and the long runs of marks ``unicode_pieces`` keeps whole). A text that needs none
-of that is normalized as the concatenation of what the normalizer makes of each of its
-characters alone, and every view character made from a raw character aligns to that whole
+of marks (and the long runs of marks ``unicode_pieces`` keeps whole); reordered marks that are
+all Mn, which strip_accents drops, leave no trace. A text that needs none of the rest is
+normalized as the concatenation of what the normalizer makes of each of its characters alone,
+and every view character made from a raw character aligns to that whole
 character (``NormalizedString.rebuild``'s rules; the CJK spaces are inserted text, aligned to
 nothing). ``BertText`` keeps, per code point met, the normalizer's own result for the
 character alone, so a text's view is one ``str.translate``, and its ``mapper`` turns view byte
@@ -32,6 +33,10 @@ from .standard import _CJK, BertNormalizer, bert_clean_text
 from .unicode_pieces import _LONG_MARK_RUN, _PER_CHAR, TABLE_CAPACITY
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
+# A character that is no mark and the marks after it (or marks at the text's start): NFD's segments
+# start at every character that is no mark (test_bert_chars_alone), so one never crosses a unit.
+_UNIT = regex.compile(r"\P{M}?\p{M}+")
+_UNSEEN = object()  # BertText.units: a unit not met yet
 _NFD = _PER_CHAR["NFD"]  # code point -> its NFD alone (unicode_pieces.decomposed_pieces' table)
 # A character whose NFD alone does not start with a starter (canonical combining class 0), or is not
 # unicodedata's, is a mark (M*) to this pattern: test_bert_chars_alone checks every code point.
@@ -64,7 +69,7 @@ class BertText:
     a fresh tokenizer starts empty). ``BertText(BertNormalizer())("Héllo 中") == "hello  中 "``.
     """
 
-    __slots__ = ("cleaned", "codes", "normalizer", "strips", "text_of")
+    __slots__ = ("cleaned", "codes", "normalizer", "strips", "text_of", "units")
 
     def __init__(self, normalizer: BertNormalizer):
         if type(normalizer) is not BertNormalizer:
@@ -76,6 +81,7 @@ class BertText:
         # character's own, or a CJK space inserted before or after it, of no raw bytes).
         self.text_of, self.codes = (_FactTable(self._facts, k) for k in range(2))
         self.cleaned = _FactTable(self._cleaned, 0)  # clean_text alone (to check NFD on)
+        self.units: dict = {}  # a character and its marks -> their positions alone (_unit_positions)
 
     def _facts(self, cp: int) -> tuple[str, str]:
         c = chr(cp)
@@ -103,9 +109,13 @@ class BertText:
             source = raw
             if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
                 source = raw.translate(self.cleaned)
-            if not unicodedata.is_normalized("NFD", source) and _MARK.search(source) is not None and (
-                    not unicodedata.is_normalized("NFD", source.translate(_NFD)) or _LONG_MARK_RUN.search(source)):
-                return None
+            # Marks out of canonical order (Vietnamese written with combining tones) are fine when
+            # every one NFD could move is an Mn mark: all are dropped, in whatever order.
+            if not unicodedata.is_normalized("NFD", source) and _MARK.search(source) is not None:
+                decomposed = source.translate(_NFD)
+                if _LONG_MARK_RUN.search(source) or (not unicodedata.is_normalized("NFD", decomposed)
+                                                     and not _reordered_marks_dropped(decomposed)):
+                    return None
         return raw.translate(self.text_of)
 
     def mapper(self, raw: str) -> BertMapper | None:
@@ -126,7 +136,70 @@ class BertText:
             # no position (a span starting or ending there takes the normalizer's alignment).
             starts = dict(zip(compress(view_at, kept), compress(raw_at, kept)))
             stops = dict(zip(compress(islice(view_at, 1, None), kept), compress(islice(raw_at, 1, None), kept)))
+            if self.strips and not unicodedata.is_normalized("NFD", raw) and not self._reordered(raw, starts, stops):
+                return None
         return BertMapper(starts, stops, self.normalizer, raw)
+
+    def _reordered(self, raw: str, starts: dict, stops: dict) -> bool:
+        """Put right the positions of ``raw``'s characters whose marks NFD reorders (``__call__``
+        lets a text through when all those marks are dropped): NFD rewrites such a character and
+        its marks as a unit, and what is kept of it aligns to the whole unit. Each unit (a character
+        that is no mark and the marks after it: NFD's segments never cross it) is normalized alone
+        by the normalizer (kept per unit text: ``_unit_positions``), its positions put into
+        ``starts``/``stops``. ``False`` when a unit's are not known (the whole text's alignment then)."""
+        if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
+            return False  # a dropped control can join marks across it: no units by the text alone
+        text_of, units = self.text_of, self.units
+        view_byte = raw_byte = at = 0
+        for unit in _UNIT.finditer(raw):
+            chars = unit.group()
+            found = units.get(chars, _UNSEEN)
+            if found is _UNSEEN:
+                found = self._unit_positions(chars)
+            if found is None:
+                continue  # its characters' NFDs in turn are already in order: aligned as they are alone
+            if found is False:
+                return False
+            a = unit.start()
+            view_byte += len(raw[at:a].translate(text_of).encode("utf-8", "surrogatepass"))
+            raw_byte += len(raw[at:a].encode("utf-8", "surrogatepass"))
+            at = a
+            for view_start, raw_start, view_stop, raw_stop in found:
+                starts[view_byte + view_start] = raw_byte + raw_start
+                stops[view_byte + view_stop] = raw_byte + raw_stop
+        return True
+
+    def _unit_positions(self, chars: str):
+        """``(view start, raw start, view stop, raw stop)`` per view character of the unit ``chars``
+        normalized alone (bytes from the unit's start; raw ones as contract positions, from 1);
+        ``None`` when its marks need no reordering, ``False`` when its text is not the view's or it
+        holds inserted text. ``BertText(BertNormalizer())._unit_positions("\u00ea\u0323") == ((0, 1, 1, 5),)``."""
+        found: tuple | bool | None = None
+        if not unicodedata.is_normalized("NFD", chars.translate(_NFD)):
+            ns = self.normalizer.normalize(NormalizedString(chars))
+            found = False
+            if ns.normalized == chars.translate(self.text_of):
+                raw_table = list(accumulate(map(_utf8_len, chars), initial=1))
+                view_table = list(accumulate(map(_utf8_len, ns.normalized), initial=0))
+                spans = ns.alignments()
+                if all(x < y for x, y in spans):  # no inserted text inside the unit
+                    found = tuple((view_table[k], raw_table[x], view_table[k + 1], raw_table[y])
+                                  for k, (x, y) in enumerate(spans))
+        if len(self.units) < TABLE_CAPACITY:
+            self.units[chars] = found
+        return found
+
+
+def _utf8_len(c: str) -> int:
+    return len(c.encode("utf-8", "surrogatepass"))
+
+
+def _reordered_marks_dropped(decomposed: str) -> bool:
+    """Whether every character of ``decomposed`` that NFD may reorder (combining class above 0) is
+    an Mn mark, which strip_accents drops: the order NFD gives them then leaves no trace, and the
+    characters kept (starters, which NFD never moves) align as they do alone.
+    ``_reordered_marks_dropped("o\\u0301\\u0323")`` and not ``_reordered_marks_dropped("a\\u0301\\U0001d16d")``."""
+    return all(map(is_nonspacing_mark, filter(unicodedata.combining, frozenset(decomposed))))
 
 
 def _kept_alone(normalizer: BertNormalizer, strips: bool, c: str) -> bool:
