@@ -33,7 +33,7 @@ OPTIONS = {
 PIECES = ["a", "B", "Hello", "wörld", "É", "e\u0301", "o\u0301\u0331", "\u0331", "\u0301", "Дом", "й", "Σ", "ΣΑ", "İ",
           "ﬁ", "中", "国", "\uf900", "\u3000", "\u00a0", "\u2000", " ", "  ", "\t", "\n", "\x00", "\x7f", "\u200d", "\u00ad",
           "\ufffd", "नमस्ते", "ไทย", "مَرحبا", "😀", "K", "!", "'", "\u1734", "\U0002a6e0", "\u00e9" + "\u0301" * 31,
-          "Vi\u00ea\u0323t", "\u01a1\u0309\u0323", "\u1ec7", "\U0001d16d", "a\u0301\U0001d16d"]
+          "Vi\u00ea\u0323t", "\u01a1\u0309\u0323", "\u1ec7", "\U0001d16d", "a\u0301\U0001d16d", "한국어", "\u3392"]
 texts = st.lists(st.sampled_from(PIECES), max_size=12).map("".join) | st.text(max_size=12)
 
 
@@ -87,6 +87,19 @@ def test_common_multilingual_text_takes_the_view_and_the_mapper():
         words = [(table[a], table[a + len(w)]) for a, w in _words(view)]
         # Each word maps through the mapper's own positions (no fallback to the whole alignment).
         assert type(mapper) is BertMapper and all(w[0] in mapper.starts and w[1] in mapper.stops for w in words)
+
+
+def test_spans_between_one_characters_view_characters_map_to_that_character():
+    # NFD makes a Hangul syllable three jamo, each aligned to the whole syllable: a WordPiece token
+    # may end or start between them. The mapper finds those positions itself (no whole alignment).
+    bert = BertText(BertNormalizer())
+    text = "한국"
+    assert bert(text) == "\u1112\u1161\u11ab\u1100\u116e\u11a8"
+    mapper = bert.mapper(text)
+    spans = [(0, 3), (3, 9), (9, 12), (12, 18)]
+    expected = OriginalMapper(reference(BertNormalizer(), text)).map_all(spans)
+    assert mapper.map_all(spans) == expected == [(1, 4), (1, 4), (4, 7), (4, 7)]
+    assert 3 in mapper.starts and 3 in mapper.stops and mapper.starts[3] != mapper.stops[3]
 
 
 def test_marks_out_of_canonical_order_take_the_view_when_all_are_dropped():

@@ -136,9 +136,12 @@ class BertText:
             # no position (a span starting or ending there takes the normalizer's alignment).
             starts = dict(zip(compress(view_at, kept), compress(raw_at, kept)))
             stops = dict(zip(compress(islice(view_at, 1, None), kept), compress(islice(raw_at, 1, None), kept)))
-            if self.strips and not unicodedata.is_normalized("NFD", raw) and not self._reordered(raw, starts, stops):
+            # Marks to reorder: a mark in the text (every other character's NFD starts with a
+            # starter) and each character's NFD in turn not the text's.
+            if (self.strips and not unicodedata.is_normalized("NFD", raw) and _MARK.search(raw) is not None
+                    and not unicodedata.is_normalized("NFD", raw.translate(_NFD)) and not self._reordered(raw, starts, stops)):
                 return None
-        return BertMapper(starts, stops, self.normalizer, raw)
+        return BertMapper(starts, stops, self.normalizer, raw, self)
 
     def _reordered(self, raw: str, starts: dict, stops: dict) -> bool:
         """Put right the positions of ``raw``'s characters whose marks NFD reorders (``__call__``
@@ -242,15 +245,18 @@ def _parts(ns: NormalizedString) -> str:
 class BertMapper:
     """Maps 0-based byte spans of a ``BertText`` view to contract spans of the raw text: a span that
     starts at a raw character's first view byte and ends after its last one's (``starts``,
-    ``stops``: view byte -> contract position) maps through them; any other list takes the
-    normalizer's alignment (``OriginalMapper``), which gives the same on those spans.
+    ``stops``: view byte -> contract position) maps through them; so does one that starts or
+    ends between the view characters of one raw character's own part (Hangul jamo, an expansion
+    such as ``ﬁ``), to that whole character, found when such a span is first met (``text``: the
+    ``BertText``). Any other list takes the normalizer's alignment (``OriginalMapper``), which
+    gives the same on those spans.
     ``BertMapper({0: 1, 1: 3}, {1: 3, 2: 4}, None, "éa").map_all([(0, 1), None]) == [(1, 3), (0, 0)]``."""
 
     identity = False
-    __slots__ = ("normalizer", "raw", "starts", "stops")
+    __slots__ = ("normalizer", "raw", "starts", "stops", "text")
 
-    def __init__(self, starts: dict, stops: dict, normalizer, raw: str):
-        self.starts, self.stops, self.normalizer, self.raw = starts, stops, normalizer, raw
+    def __init__(self, starts: dict, stops: dict, normalizer, raw: str, text: BertText | None = None):
+        self.starts, self.stops, self.normalizer, self.raw, self.text = starts, stops, normalizer, raw, text
 
     def map_all(self, spans) -> list:
         """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes."""
@@ -258,13 +264,42 @@ class BertMapper:
         begins = list(map(self.starts.get, map(_FIRST, present)))
         ends = list(map(self.stops.get, map(_SECOND, present)))
         if None in begins or None in ends:
-            return OriginalMapper(self.normalizer.normalize(NormalizedString(self.raw))).map_all(spans)
+            if self._add_inner():
+                begins = list(map(self.starts.get, map(_FIRST, present)))
+                ends = list(map(self.stops.get, map(_SECOND, present)))
+            if None in begins or None in ends:
+                return OriginalMapper(self.normalizer.normalize(NormalizedString(self.raw))).map_all(spans)
         # An empty or reversed span keeps its start, as OriginalMapper's.
         mapped = list(zip(begins, map(max, begins, ends)))
         if present is not spans:
             for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
                 mapped.insert(i, SENTINEL)
         return mapped
+
+    def _add_inner(self) -> bool:
+        """Add the positions between the view characters of each raw character whose normalization
+        is its own part alone and more than one character: as a start, the character's start; as
+        a stop, its stop (each view character aligns to the whole raw one). ``False`` when there is
+        nothing to add (or no ``BertText``): once per mapper."""
+        text, self.text = self.text, None
+        if text is None:
+            return False
+        if self.starts is self.stops:
+            self.stops = dict(self.stops)
+        starts, stops, codes, text_of = self.starts, self.stops, text.codes, text.text_of
+        view = added = 0
+        at = 1  # contract position of the character's first raw byte
+        for ch in self.raw:
+            own, code, width = text_of[ord(ch)], codes[ord(ch)], _utf8_len(ch)
+            if len(own) > 1 and len(code) == 1 and _KEPT[ord(code)]:
+                inner = view
+                for part in own[:-1]:
+                    inner += _utf8_len(part)
+                    starts[inner], stops[inner] = at, at + width
+                    added += 1
+            view += _utf8_len(own)
+            at += width
+        return added > 0
 
     def map(self, span: tuple[int, int]) -> tuple[int, int]:
         return self.map_all([span])[0]
