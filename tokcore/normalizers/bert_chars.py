@@ -253,10 +253,11 @@ class BertMapper:
     ``BertMapper({0: 1, 1: 3}, {1: 3, 2: 4}, None, "éa").map_all([(0, 1), None]) == [(1, 3), (0, 0)]``."""
 
     identity = False
-    __slots__ = ("normalizer", "raw", "starts", "stops", "text")
+    __slots__ = ("inner", "normalizer", "raw", "starts", "stops", "text")
 
     def __init__(self, starts: dict, stops: dict, normalizer, raw: str, text: BertText | None = None):
         self.starts, self.stops, self.normalizer, self.raw, self.text = starts, stops, normalizer, raw, text
+        self.inner = False  # positions between one character's view characters added (_add_inner)
 
     def map_all(self, spans) -> list:
         """``[self.map(s) for s in spans]`` (``None`` gives the sentinel), in C-level passes."""
@@ -269,8 +270,12 @@ class BertMapper:
                 ends = list(map(self.stops.get, map(_SECOND, present)))
             if None in begins or None in ends:
                 return OriginalMapper(self.normalizer.normalize(NormalizedString(self.raw))).map_all(spans)
-        # An empty or reversed span keeps its start, as OriginalMapper's.
-        mapped = list(zip(begins, map(max, begins, ends)))
+        # An empty or reversed span keeps its start, as OriginalMapper's. Between one character's
+        # view characters a stop maps past the start: such a span is told by its own positions.
+        if self.inner:
+            mapped = [(b, b if span[1] <= span[0] else max(b, e)) for span, b, e in zip(present, begins, ends)]
+        else:
+            mapped = list(zip(begins, map(max, begins, ends)))
         if present is not spans:
             for i in compress(count(), map(is_, spans, repeat(None))):  # ascending: each lands in place
                 mapped.insert(i, SENTINEL)
@@ -299,7 +304,8 @@ class BertMapper:
                     added += 1
             view += _utf8_len(own)
             at += width
-        return added > 0
+        self.inner = added > 0
+        return self.inner
 
     def map(self, span: tuple[int, int]) -> tuple[int, int]:
         return self.map_all([span])[0]
