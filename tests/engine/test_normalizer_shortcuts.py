@@ -50,6 +50,27 @@ def test_decomposed_pieces_equal_word_pieces(text, form):
         assert ns.normalized == ref.normalized and ns.alignments() == ref.alignments()
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=3), st.sampled_from(["NFC", "NFD", "NFKC", "NFKD"]))
+def test_word_pieces_kept_by_word_are_the_pieces(texts_, form):
+    # A word's pieces are kept by its text (with the space before it) and moved to where it stands.
+    chunks: dict = {}
+    for text in texts_ + texts_[::-1]:
+        assert word_pieces(form, text, chunks) == word_pieces(form, text)
+
+
+def test_a_unicode_form_keeps_the_words_it_has_met():
+    from tokcore.normalizers.standard import NFKC, BertNormalizer
+
+    nfkc, text = NFKC(), "Vie\u0323\u0302t Nam, Vie\u0323\u0302t"  # a syllable with combining tones, twice
+    assert nfkc.normalize_str(text) == "Việt Nam, Việt"
+    assert set(nfkc._chunks) == {"Vie\u0323\u0302t", " Vie\u0323\u0302t"}  # the first word, then one after a space
+    assert NFKC() == nfkc and nfkc.to_dict() == {"type": "NFKC"}  # a private cache: not an option
+    bert = BertNormalizer()
+    bert.normalize_str("Vi\u1ec7t")
+    assert bert._nfd._chunks is not None and BertNormalizer() == bert
+
+
 def test_decomposed_pieces_step_aside_for_reordering_and_long_mark_runs():
     assert decomposed_pieces("NFD", "aẹ́") is None  # the dot below moves before the acute
     assert decomposed_pieces("NFD", "é" + "\u0301" * 40) is None  # word_pieces keeps such a run whole

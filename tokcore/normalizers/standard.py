@@ -47,7 +47,10 @@ class _UnicodeForm(Normalizer):
     form = ""
 
     def normalize(self, ns: NormalizedString) -> NormalizedString:
-        pieces = normalize_pieces(self.form, ns.normalized)
+        chunks = self.__dict__.get("_chunks")
+        if chunks is None:  # this object's words met so far (unicode_pieces.word_pieces)
+            chunks = self._chunks = {}
+        pieces = normalize_pieces(self.form, ns.normalized, chunks)
         return ns if pieces is None else rebuild_whole(ns, pieces)
 
 
@@ -374,7 +377,10 @@ class BertNormalizer(Normalizer):
                 pieces.append((text[pos:], pos, len(text)))
                 ns = ns.rebuild(pieces)
         if self.lowercase if self.strip_accents is None else self.strip_accents:
-            ns = NFD().normalize(ns)
+            nfd = self.__dict__.get("_nfd")
+            if nfd is None:  # one kept, with the words it has met
+                nfd = self._nfd = NFD()
+            ns = nfd.normalize(ns)
             if not ns.normalized.isascii():
                 ns = drop_chars(ns, is_nonspacing_mark, never_ascii=True)
         if self.lowercase:

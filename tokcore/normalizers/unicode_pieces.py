@@ -121,7 +121,7 @@ def _split_inert(text: str) -> list[str]:
     return parts
 
 
-def normalize_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None:
+def normalize_pieces(form: str, text: str, chunks: dict | None = None) -> list[tuple[str, int, int]] | None:
     """Pieces ``(new_text, start, stop)`` turning ``text`` into its ``form``, or ``None`` if unchanged.
 
     ``normalize_pieces("NFC", "e\\u0301!") == [("é", 0, 2), ("!", 2, 3)]``.
@@ -134,7 +134,7 @@ def normalize_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None:
         pieces = decomposed_pieces(form, text)
         if pieces is not None:
             return pieces
-    return word_pieces(form, text)
+    return word_pieces(form, text, chunks)
 
 
 class _Decomposed(dict):
@@ -198,8 +198,11 @@ def decomposed_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None
     return pieces
 
 
-def word_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None:
+def word_pieces(form: str, text: str, chunks: dict | None = None) -> list[tuple[str, int, int]] | None:
     """``normalize_pieces`` for any form, word by word and segment by segment (module docstring).
+    ``chunks``: a word's pieces by its text (with the space before it), kept by the caller (a
+    normalizer object): a word's pieces depend on the word alone, and words recur (a Vietnamese
+    syllable with its combining tone, an accented word).
 
     ``word_pieces("NFD", "é") == [("e\\u0301", 0, 1)]``.
     """
@@ -214,7 +217,13 @@ def word_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None:
             pieces.append((word, 0, stop))
         else:
             start = pos - 1 if pos else 0
-            pieces.extend(_chunk_pieces(form, text[start:stop], start))
+            chunk = text[start:stop]
+            found = None if chunks is None else chunks.get(chunk)
+            if found is None:
+                found = _chunk_pieces(form, chunk, 0)
+                if chunks is not None and len(chunk) <= _CACHED_CHUNK_CHARS and len(chunks) < TABLE_CAPACITY:
+                    chunks[chunk] = found
+            pieces.extend([(new, s + start, e + start) for new, s, e in found] if start else found)
         pos = stop + 1
     # Merge runs of unchanged pieces so that rebuilding stays cheap.
     merged: list[tuple[str, int, int]] = []
@@ -233,6 +242,9 @@ def word_pieces(form: str, text: str) -> list[tuple[str, int, int]] | None:
     if run is not None:
         merged.append((text[run:], run, len(text)))
     return merged
+
+
+_CACHED_CHUNK_CHARS = 64  # longer words are not kept by word_pieces' ``chunks``
 
 
 def _chunk_pieces(form: str, text: str, base: int) -> list[tuple[str, int, int]]:
