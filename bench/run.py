@@ -8,7 +8,8 @@ Run from the repository root (the peers come with the test extra, never with tok
     python bench/run.py --only users,load
 
 The ``users`` rows come first: every result read, warm and cold, per tokenizer family
-(``bench/users.py``); the ``encode`` rows below them time encoding with lazily built lists.
+(``bench/users.py``), then the same warm on the UDHR in twelve languages (``bench/languages.py``);
+the ``encode`` rows below them time encoding with lazily built lists.
 
 Every ratio is measured in the same run on the same file and the same text, single thread
 (``TOKENIZERS_PARALLELISM=false``, ``RAYON_NUM_THREADS=1``), as the best of several interleaved
@@ -178,7 +179,13 @@ def bench_memory(args, table: Table) -> None:
         table.memory(*row)
 
 
-SECTIONS = {"users": bench_users, "encode": bench_encode, "load": bench_load, "parallel": bench_parallel, "train": bench_train,
+def bench_languages(args, table: Table) -> None:
+    from languages import language_rows
+
+    language_rows(args, table)
+
+
+SECTIONS = {"users": bench_users, "languages": bench_languages, "encode": bench_encode, "load": bench_load, "parallel": bench_parallel, "train": bench_train,
             "memory": bench_memory}
 
 

@@ -94,6 +94,25 @@ def _read_proto(proto):
     return [p.id for p in pieces], [p.piece for p in pieces], [(p.begin, p.end) for p in pieces]
 
 
+def load_ours(path):
+    """A freshly loaded tokcore tokenizer, without truncation or padding (as HF's below)."""
+    import tokcore
+
+    tok = tokcore.load(path)
+    tok.truncation = tok.padding = None
+    return tok
+
+
+def load_hf(path):
+    """A freshly loaded HF tokenizer, without truncation or padding."""
+    import tokenizers
+
+    tok = tokenizers.Tokenizer.from_file(str(path))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
 def _fresh(make, n: int):
     """``n`` objects made up front, handed out one per call (a cold run never reuses one)."""
     objects = [make() for _ in range(n)]
@@ -101,9 +120,7 @@ def _fresh(make, n: int):
 
 
 def user_rows(args, table: Table) -> None:
-    import tokenizers
 
-    import tokcore
 
     D = data_dir()
     warm = [ln for ln in english_text(args.kb * 1000).split("\n") if ln]
@@ -112,17 +129,6 @@ def user_rows(args, table: Table) -> None:
     table.note(f"users: warm = {len(warm)} lines ({kb[0]:.0f} KB) encoded again by the same object; "
                f"cold = {len(cold)} lines ({kb[1]:.0f} KB, botchan + 3 lines of every UDHR language) "
                "by a freshly loaded object; every result read (ids, tokens, offsets in the input)")
-
-    def ours_of(path):
-        tok = tokcore.load(path)
-        tok.truncation = tok.padding = None
-        return tok
-
-    def hf_of(path):
-        tok = tokenizers.Tokenizer.from_file(str(path))
-        tok.no_truncation()
-        tok.no_padding()
-        return tok
 
     with tempfile.TemporaryDirectory(prefix="tokcore-bench-") as tmp:
         families = [(label, D / rel) for label, rel in HF_FAMILIES]
@@ -133,7 +139,7 @@ def user_rows(args, table: Table) -> None:
             path.write_text(json.dumps(data), encoding="utf-8")
             families.append((label, path))
         for label, path in families:
-            _hf_family_rows(args, table, label, (ours_of, hf_of, path), warm, cold, kb)
+            _hf_family_rows(args, table, label, (load_ours, load_hf, path), warm, cold, kb)
     _sp_rows(args, table, warm, cold, kb)
 
 

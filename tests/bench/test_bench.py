@@ -43,11 +43,14 @@ def test_the_benchmark_prints_every_row_against_every_peer():
                        ("cold, read", "sentencepiece BPE .model"),
                        ("warm, read", "T5 pipeline (WhitespaceSplit+Metaspace)"),
                        ("cold, read", "StarCoder-style (Digits+ByteLevel)"),
-                       ("cold, read", "CLIP-style (Split+ByteLevel)")]:
+                       ("cold, read", "CLIP-style (Split+ByteLevel)"),
+                       ("languages, warm", "MiniLM WordPiece")]:
         assert (what, case) in cases, (what, case, text)
     prefixes = {what for what, _ in cases}
     assert {"batch, 2 processes", "train", "peak RSS"} <= prefixes, text
     assert sum(1 for _, case in cases if case.startswith("Unigram to")) == 2  # HF and sentencepiece trainers
+    # One "furthest behind" language per family of the languages section (which one is a timing).
+    assert sum(1 for what, _ in cases if what == "languages, warm") == sum(1 for what, _ in cases if what == "furthest behind") == 6
     # Every target row says whether it is met; the rows with a peer print against HF, spm or tiktoken.
     goals = [m for m in rows if m["goal"]]
     assert len(goals) >= 12 and all(m["goal"].endswith(("ok", "MISS")) for m in goals)
