@@ -110,7 +110,7 @@ def test_marks_out_of_canonical_order_take_the_view_when_all_are_dropped():
     # with combining tones: more than half of UDHR's lines). A mark NFD moves that is not Mn
     # (U+1D16D is Mc) stays in the text: the normalizer decides.
     bert = BertText(BertNormalizer())
-    for text in ["o\u0301\u0323", "Mó̱ma", "a\u0301\x00\u0323", "Vi\u00ea\u0323t Nam"]:
+    for text in ["o\u0301\u0323", "Mó̱ma", "Vi\u00ea\u0323t Nam"]:
         view = bert(text)
         assert view == reference(BertNormalizer(), text).normalized and view is not None
         table = char_to_byte_table(view)
@@ -121,6 +121,13 @@ def test_marks_out_of_canonical_order_take_the_view_when_all_are_dropped():
         assert all(w[0] in mapper.starts and w[1] in mapper.stops for w in words)
     assert bert("a\u0301\U0001d16d") is None
     assert BertText(BertNormalizer(lowercase=False, strip_accents=True))("A\u0301\U0001d16d") is None
+    # A control between É and a mark: clean_text drops it, NFD then reorders the joined marks (É decomposes,
+    # so the unit stays whole): the mapper leaves such a text to the alignment (found by hypothesis in CI).
+    for text, view in [("\u00c9\x00\u0331", "e"), ("e\u0301\x00\u0331", "e"), ("a\u0301\x00\u0323", "a")]:
+        ref = reference(BertNormalizer(), text)
+        assert bert(text) == ref.normalized == view
+        mapper = bert.mapper(text)
+        assert mapper is None or mapper.map_all([(0, 1)]) == OriginalMapper(ref).map_all([(0, 1)])
     assert bert("\u00e9" + "\u0301" * 40) is None  # a run of marks unicode_pieces keeps whole
     assert bert("x" + "\u0301" * 40) == "x"  # in NFD already: nothing to reorder
 

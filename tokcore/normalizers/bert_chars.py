@@ -137,10 +137,15 @@ class BertText:
             starts = dict(zip(compress(view_at, kept), compress(raw_at, kept)))
             stops = dict(zip(compress(islice(view_at, 1, None), kept), compress(islice(raw_at, 1, None), kept)))
             # Marks to reorder: a mark in the text (every other character's NFD starts with a
-            # starter) and each character's NFD in turn not the text's.
-            if (self.strips and not unicodedata.is_normalized("NFD", raw) and _MARK.search(raw) is not None
-                    and not unicodedata.is_normalized("NFD", raw.translate(_NFD)) and not self._reordered(raw, starts, stops)):
-                return None
+            # starter) and each character's NFD in turn not the text's, once clean_text has dropped
+            # what it drops (a control between marks joins them, as __call__ reads it).
+            if self.strips and _MARK.search(raw) is not None:
+                source = raw
+                if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
+                    source = raw.translate(self.cleaned)
+                if (not unicodedata.is_normalized("NFD", source) and not unicodedata.is_normalized("NFD", source.translate(_NFD))
+                        and not self._reordered(raw, starts, stops)):
+                    return None
         return BertMapper(starts, stops, self.normalizer, raw, self)
 
     def _reordered(self, raw: str, starts: dict, stops: dict) -> bool:
