@@ -4,6 +4,8 @@ and the pipeline page draws every stage."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -28,13 +30,15 @@ def test_bpe_classic_corpus_step_to_merge_3_shows_hug(page, app_url):
         click_until(page, "Next ▶", page.locator("h3", has_text=want))
     title = heading_text(page)
     assert "Merge 3" in title and "hug" in title, title
+    # The held-out sentence is tokenized with the vocabulary as of merge 3. The title is drawn first:
+    # the blocks below it may still show step 2 for a moment (CI once read 'h', 'ug' there), so wait
+    # for the chip, which step 2 never shows; the corpus words are drawn before it, in the same run.
+    chips = page.locator(".tk-strip .tk-tok .tk-txt")
+    expect(chips.filter(has_text=re.compile(r"^hug$")).first).to_be_visible(timeout=20_000)
     # The new token is highlighted in the corpus words (hug x10 and hugs x5 both hold it).
     new = page.locator(".tr-words .tr-new")
     assert new.count() >= 2
     assert {new.nth(i).inner_text() for i in range(new.count())} == {"hug"}
-    # The held-out sentence is tokenized with the vocabulary as of merge 3.
-    chips = page.locator(".tk-strip .tk-tok .tk-txt")
-    assert "hug" in [chips.nth(i).inner_text() for i in range(chips.count())]
     page.locator(".js-plotly-plot").first.wait_for()
     assert "tb_step=3" in page.url
     assert exception_boxes(page) == 0
