@@ -95,6 +95,12 @@ class BertText:
             self.text_of[cp], self.codes[cp] = facts
         return facts
 
+    def _nfd_source(self, raw: str) -> str:
+        """The text NFD reads: ``raw`` as clean_text leaves it (``raw`` itself when it drops nothing)."""
+        if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
+            return raw.translate(self.cleaned)
+        return raw
+
     def _cleaned(self, cp: int) -> tuple[str]:
         out = (bert_clean_text(NormalizedString(chr(cp))).normalized,)
         if len(self.cleaned) < TABLE_CAPACITY:
@@ -106,9 +112,7 @@ class BertText:
             # NFD runs after clean_text (which may join marks by dropping what stood between them);
             # the CJK spaces only part them. Each character's NFD in turn must be the text's NFD: it
             # is when no character is a mark (_MARK: every other one's NFD is a starter first).
-            source = raw
-            if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
-                source = raw.translate(self.cleaned)
+            source = self._nfd_source(raw)
             # Marks out of canonical order (Vietnamese written with combining tones) are fine when
             # every one NFD could move is an Mn mark: all are dropped, in whatever order.
             if not unicodedata.is_normalized("NFD", source) and _MARK.search(source) is not None:
@@ -140,12 +144,11 @@ class BertText:
             # starter) and each character's NFD in turn not the text's, once clean_text has dropped
             # what it drops (a control between marks joins them, as __call__ reads it).
             if self.strips and _MARK.search(raw) is not None:
-                source = raw
-                if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
-                    source = raw.translate(self.cleaned)
-                if (not unicodedata.is_normalized("NFD", source) and not unicodedata.is_normalized("NFD", source.translate(_NFD))
-                        and not self._reordered(raw, starts, stops)):
-                    return None
+                source = self._nfd_source(raw)
+                if not unicodedata.is_normalized("NFD", source) and not unicodedata.is_normalized("NFD", source.translate(_NFD)):
+                    # A dropped control can join marks across it: no units by the raw text alone.
+                    if source is not raw or not self._reordered(raw, starts, stops):
+                        return None
         return BertMapper(starts, stops, self.normalizer, raw, self)
 
     def _reordered(self, raw: str, starts: dict, stops: dict) -> bool:
@@ -154,9 +157,8 @@ class BertText:
         its marks as a unit, and what is kept of it aligns to the whole unit. Each unit (a character
         that is no mark and the marks after it: NFD's segments never cross it) is normalized alone
         by the normalizer (kept per unit text: ``_unit_positions``), its positions put into
-        ``starts``/``stops``. ``False`` when a unit's are not known (the whole text's alignment then)."""
-        if self.normalizer.clean_text and (not raw.isprintable() or "\ufffd" in raw):
-            return False  # a dropped control can join marks across it: no units by the text alone
+        ``starts``/``stops``. ``False`` when a unit's are not known (the whole text's alignment then).
+        ``raw`` has nothing clean_text drops (``mapper`` sees to it)."""
         text_of, units = self.text_of, self.units
         view_byte = raw_byte = at = 0
         for unit in _UNIT.finditer(raw):

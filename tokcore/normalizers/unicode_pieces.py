@@ -220,7 +220,7 @@ def word_pieces(form: str, text: str, chunks: dict | None = None) -> list[tuple[
             chunk = text[start:stop]
             found = None if chunks is None else chunks.get(chunk)
             if found is None:
-                found = _chunk_pieces(form, chunk, 0)
+                found = _chunk_pieces(form, chunk)
                 if chunks is not None and len(chunk) <= _CACHED_CHUNK_CHARS and len(chunks) < TABLE_CAPACITY:
                     chunks[chunk] = found
             pieces.extend([(new, s + start, e + start) for new, s, e in found] if start else found)
@@ -247,10 +247,11 @@ def word_pieces(form: str, text: str, chunks: dict | None = None) -> list[tuple[
 _CACHED_CHUNK_CHARS = 64  # longer words are not kept by word_pieces' ``chunks``
 
 
-def _chunk_pieces(form: str, text: str, base: int) -> list[tuple[str, int, int]]:
+def _chunk_pieces(form: str, text: str) -> list[tuple[str, int, int]]:
+    """``text``'s pieces, from its own start (``word_pieces`` moves them where the word stands)."""
     expected = _expected(form, text)
     if expected == text:
-        return [(text, base, base + len(text))]
+        return [(text, 0, len(text))]
     for fine in (True, False):
         pieces: list[tuple[str, int, int]] = []
         for s, e in _segments(text, form, fine):
@@ -261,8 +262,8 @@ def _chunk_pieces(form: str, text: str, base: int) -> list[tuple[str, int, int]]
             else:
                 pieces.extend(_refine(form, text, s, e, out))
         if "".join(p[0] for p in pieces) == expected:
-            return [(new, s + base, e + base) for new, s, e in pieces]
-    return [(expected, base, base + len(text))]
+            return pieces
+    return [(expected, 0, len(text))]
 
 
 def rebuild_whole(ns: NormalizedString, pieces: list[tuple[str, int, int]]) -> NormalizedString:
